@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# irq-poll: build, boot and measure the irq_poll series against Debian's
+# linux-source-6.1.  'make help' lists the targets.
+
+BUILD_DIR ?= $(HOME)/.cache/irq-poll
+JOBS ?= $(shell nproc)
+QEMU_TIMEOUT ?=
+BENCH_SECONDS ?= 10
+V ?= 0
+export BUILD_DIR JOBS V BENCH_SECONDS
+ifneq ($(QEMU_TIMEOUT),)
+export QEMU_TIMEOUT
+endif
+
+Q = $(if $(filter 1,$(V)),,@)
+T = tests
+
+.DEFAULT_GOAL := help
+.PHONY: help run check deps tree patches check-patches apply kernel-perf kernel-debug \
+	initramfs-perf initramfs-debug boot shell unit-test cocci-test clean distclean
+
+help:
+	@echo 'irq-poll: completion polling library for linux-source-6.1'
+	@echo ''
+	@echo 'Main:'
+	@echo '  run             - build the perf kernel, boot it, benchmark polling off/on'
+	@echo '  check           - every test; ends with "N passed, N failed"'
+	@echo ''
+	@echo 'Steps:'
+	@echo '  deps            - install missing Debian packages (apt-get, as root)'
+	@echo '  tree            - unpack linux-source-6.1 into $$(BUILD_DIR)/src (once)'
+	@echo '  patches         - regenerate patches/ from the sources'
+	@echo '  check-patches   - fail if patches/ is stale'
+	@echo '  apply           - git am patches/ onto the pristine tree'
+	@echo '  kernel-perf     - build the benchmark kernel'
+	@echo '  kernel-debug    - build the lockdep/debug kernel'
+	@echo '  boot            - boot the debug kernel and run the guest tests only'
+	@echo '  shell           - boot the debug kernel to an interactive guest shell'
+	@echo '  unit-test       - host unit tests of the harness'
+	@echo '  cocci-test      - semantic patch tests'
+	@echo '  clean           - remove run logs; distclean: the whole $$(BUILD_DIR)'
+	@echo ''
+	@echo 'Variables (current value):'
+	@echo '  BUILD_DIR=$(BUILD_DIR)'
+	@echo '  JOBS=$(JOBS)  BENCH_SECONDS=$(BENCH_SECONDS)  QEMU_TIMEOUT=$(or $(QEMU_TIMEOUT),default)'
+	@echo '  V=1 shows build output'
+
+run: deps
+	$(Q)$(T)/run.sh
+
+check: deps
+	$(Q)$(T)/check.sh
+
+deps:
+	$(Q)$(T)/deps.sh
+
+tree: deps
+	$(Q)$(T)/tree.sh
+
+patches:
+	$(Q)$(T)/series.sh gen
+
+check-patches:
+	$(Q)$(T)/series.sh check
+
+apply:
+	$(Q)$(T)/series.sh apply
+
+kernel-perf kernel-debug: kernel-%: apply
+	$(Q)$(T)/build-kernel.sh $*
+
+initramfs-perf initramfs-debug: initramfs-%: kernel-%
+	$(Q)$(T)/mkinitramfs.sh $*
+
+boot: initramfs-debug
+	$(Q)$(T)/qemu-run.sh -T boot,fio-ahci,fio-mptsas,net-iperf debug
+
+shell: initramfs-debug
+	$(Q)$(T)/qemu-run.sh -s debug
+
+unit-test:
+	$(Q)$(T)/unit/run.sh
+
+cocci-test:
+	$(Q)semantic-patches/run-tests.sh
+
+clean:
+	rm -rf $(BUILD_DIR)/runs
+
+distclean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test of the project, ending with "N passed, N failed".
+#
+# Usage: tests/check.sh
+#
+# Stages: host unit tests (KTAP parser, console scanner), the series (current, applies
+# to pristine with git am), semantic-patch tests, the debug kernel (lockdep and friends)
+# and its initramfs, then one QEMU boot that runs the KUnit suites and the guest tests.
+# The guest console must be clean: any warning, oops, lockdep or stall report fails.
+# Exits non-zero on any failure, boot timeout or missing piece.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+PASS=0
+FAIL=0
+N=0
+FAILED=
+
+result() # result ok|fail NAME [why]
+{
+	N=$((N + 1))
+	if [ "$1" = ok ]; then
+		PASS=$((PASS + 1))
+		echo "ok $N $2"
+	else
+		FAIL=$((FAIL + 1))
+		FAILED="$FAILED $2"
+		echo "not ok $N $2${3:+ # $3}"
+	fi
+}
+
+# results_from FILE: fold "ok NAME"/"not ok NAME" lines (ktap.py output) into the totals.
+results_from()
+{
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"not ok "*) result fail "${line#not ok }" ;;
+		"ok "*) result ok "${line#ok }" ;;
+		esac
+	done <"$1"
+}
+
+finish()
+{
+	[ -n "$FAILED" ] && echo "# failed:$FAILED"
+	echo "$PASS passed, $FAIL failed"
+	[ "$FAIL" = 0 ] && [ "$PASS" -gt 0 ]
+	exit $?
+}
+
+STAGES=6
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/irqp-check.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+stage 1 $STAGES "host unit tests (KTAP parser, console scanner)"
+"$IRQP_TOP/tests/unit/run.sh" >"$tmp/unit" 2>&1
+results_from "$tmp/unit"
+
+stage 2 $STAGES "patch series: current and applies to pristine linux-source-6.1"
+if "$IRQP_TOP/tests/series.sh" check >"$tmp/series" 2>&1; then
+	result ok series-current
+else
+	cat "$tmp/series"
+	result fail series-current "patches/ is stale"
+fi
+if "$IRQP_TOP/tests/series.sh" apply >"$tmp/apply" 2>&1; then
+	result ok series-applies
+else
+	cat "$tmp/apply"
+	result fail series-applies
+	finish
+fi
+
+stage 3 $STAGES "semantic patch tests"
+if [ -x "$IRQP_TOP/semantic-patches/run-tests.sh" ]; then
+	"$IRQP_TOP/semantic-patches/run-tests.sh" >"$tmp/cocci" 2>&1
+	sed -n 's/^\(not ok\|ok\) [0-9]* /\1 cocci./p' "$tmp/cocci" >"$tmp/cocci.res"
+	results_from "$tmp/cocci.res"
+	grep -q '^[0-9]* passed, 0 failed$' "$tmp/cocci" || { tail -n 30 "$tmp/cocci"; result fail cocci-runner; }
+else
+	info "no semantic patches yet"
+fi
+
+stage 4 $STAGES "debug kernel (lockdep, atomic sleep, debug objects, stall detectors)"
+if "$IRQP_TOP/tests/build-kernel.sh" debug; then
+	result ok build-debug-kernel
+else
+	result fail build-debug-kernel
+	finish
+fi
+
+stage 5 $STAGES "initramfs"
+if "$IRQP_TOP/tests/mkinitramfs.sh" debug; then
+	result ok initramfs
+else
+	result fail initramfs
+	finish
+fi
+
+stage 6 $STAGES "boot in QEMU (TCG) and run the guest tests"
+GUEST_TESTS=${GUEST_TESTS:-boot,fio-ahci,fio-mptsas,net-iperf}
+export RUN_DIR=$BUILD_DIR/runs/check-$(date +%Y%m%d-%H%M%S)
+"$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-1200}" -T "$GUEST_TESTS" debug
+rc=$?
+case $rc in
+0) result ok guest-boot ;;
+2) result fail guest-boot "timeout; console: $RUN_DIR/console.log"; finish ;;
+*) result fail guest-boot "qemu failed; see $RUN_DIR"; finish ;;
+esac
+python3 "$IRQP_TOP/tests/ktap.py" --prefix guest. "$RUN_DIR/ktap.log" >"$tmp/guest"
+[ $? = 2 ] && result fail guest-ktap "no KTAP from the guest: $RUN_DIR/ktap.log"
+results_from "$tmp/guest"
+# The guest's own diagnostics are worth seeing next to their verdicts.
+grep -E '^# ' "$RUN_DIR/ktap.log" | sed 's/^/  /'
+python3 "$IRQP_TOP/tests/ktap.py" --kunit "$RUN_DIR/console.log" >"$tmp/kunit"
+case $? in
+2) info "no KUnit results in the console log" ;;
+*) results_from "$tmp/kunit" ;;
+esac
+if python3 "$IRQP_TOP/tests/scan-log.py" "$RUN_DIR/console.log" >"$tmp/scan"; then
+	result ok guest-console-clean
+else
+	cat "$tmp/scan"
+	result fail guest-console-clean "$RUN_DIR/console.log"
+fi
+echo "# run directory: $RUN_DIR"
+finish

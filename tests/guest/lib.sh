@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest init, tests and benchmarks (busybox sh).  Sourced.
+#
+# Test scripts exit 0 for pass, 4 for skip (kselftest's code), anything else for
+# failure; whatever they print becomes "# " diagnostic lines of their KTAP result.
+
+TEST_TIMEOUT=${TEST_TIMEOUT:-600}
+KTAP_N=0
+KTAP_FAIL=0
+
+log()
+{
+	echo "irqp: $*" >/dev/console
+}
+
+ktap_start()
+{
+	echo "KTAP version 1" >&3
+	echo "1..$#" >&3
+}
+
+# ktap_run NAME SCRIPT: run SCRIPT under a timeout, emit one KTAP result line.
+ktap_run()
+{
+	local name=$1 script=$2 rc
+	KTAP_N=$((KTAP_N + 1))
+	log "test $KTAP_N: $name"
+	if [ ! -x "$script" ]; then
+		echo "# $name: no such test $script" >&3
+		echo "not ok $KTAP_N $name" >&3
+		KTAP_FAIL=$((KTAP_FAIL + 1))
+		return
+	fi
+	timeout "$TEST_TIMEOUT" "$script" >/tmp/out.$$ 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/out.$$ >&3
+	rm -f /tmp/out.$$
+	case $rc in
+	0) echo "ok $KTAP_N $name" >&3 ;;
+	4) echo "ok $KTAP_N $name # SKIP" >&3 ;;
+	124 | 143) echo "not ok $KTAP_N $name # TIMEOUT ${TEST_TIMEOUT}s" >&3
+	   KTAP_FAIL=$((KTAP_FAIL + 1)) ;;
+	*) echo "not ok $KTAP_N $name # exit=$rc" >&3
+	   KTAP_FAIL=$((KTAP_FAIL + 1)) ;;
+	esac
+	log "test $KTAP_N: $name rc=$rc"
+}
+
+ktap_end()
+{
+	echo "# Totals: pass:$((KTAP_N - KTAP_FAIL)) fail:$KTAP_FAIL" >&3
+}
+
+# pci_driver_of SYSFS_PATH: name of the PCI driver above a sysfs device path.
+pci_driver_of()
+{
+	local p
+	p=$(readlink -f "$1")
+	while [ "$p" != / ] && [ -n "$p" ]; do
+		case "${p##*/}" in
+		[0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f].[0-7])
+			[ -e "$p/driver" ] && basename "$(readlink -f "$p/driver")"
+			return ;;
+		esac
+		p=${p%/*}
+	done
+}
+
+# pci_addr_of SYSFS_PATH: PCI address of the device above a sysfs path.
+pci_addr_of()
+{
+	local p
+	p=$(readlink -f "$1")
+	while [ "$p" != / ] && [ -n "$p" ]; do
+		case "${p##*/}" in
+		[0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f].[0-7])
+			echo "${p##*/}"
+			return ;;
+		esac
+		p=${p%/*}
+	done
+}
+
+# find_disk DRIVER [TIMEOUT]: /dev/sdX behind the PCI driver DRIVER (ahci, mptsas).
+# sdX names swap between boots, so disks are found by their controller's driver.
+find_disk()
+{
+	local drv=$1 t=${2:-60} d
+	while [ "$t" -gt 0 ]; do
+		for d in /sys/block/sd*; do
+			[ -e "$d/device" ] || continue
+			if [ "$(pci_driver_of "$d/device")" = "$drv" ]; then
+				echo "/dev/${d##*/}"
+				return 0
+			fi
+		done
+		sleep 1
+		t=$((t - 1))
+	done
+	echo "no disk behind driver $drv after ${2:-60}s" >&2
+	return 1
+}
+
+# pci_irqs ADDR: the IRQ numbers of a PCI function (MSI/MSI-X vectors, else INTx).
+pci_irqs()
+{
+	local dev=/sys/bus/pci/devices/$1
+	if [ -d "$dev/msi_irqs" ] && [ -n "$(ls "$dev/msi_irqs")" ]; then
+		ls "$dev/msi_irqs" | sort -n | tr '\n' ' '
+	else
+		cat "$dev/irq"
+	fi
+}
+
+# irq_count "IRQS": total interrupts on those lines, all CPUs.
+irq_count()
+{
+	awk -v list="$1" 'BEGIN { n = split(list, a, " "); for (i = 1; i <= n; i++) want[a[i] ":"] = 1 }
+		want[$1] { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i }
+		END { print s + 0 }' /proc/interrupts
+}
+
+# net_if DRIVER: the network interface bound to virtio device driven by DRIVER.
+net_if()
+{
+	local n
+	for n in /sys/class/net/*; do
+		[ -e "$n/device/driver" ] || continue
+		[ "$(basename "$(readlink -f "$n/device/driver")")" = "$1" ] && { echo "${n##*/}"; return 0; }
+	done
+	return 1
+}
+
+# net_up: address the virtio NIC on QEMU's user network.  Only 10.0.2.0/24 is
+# on-link and there is no default route: the guest can reach the host's loopback
+# (10.0.2.2) and nothing else.
+net_up()
+{
+	local ifc t=20
+	while [ $t -gt 0 ]; do
+		ifc=$(net_if virtio_net) && break
+		sleep 1
+		t=$((t - 1))
+	done
+	[ -n "$ifc" ] || { log "no virtio_net interface"; return 1; }
+	ip link set lo up
+	ip addr add 10.0.2.15/24 dev "$ifc" 2>/dev/null
+	ip link set "$ifc" up
+	NET_IF=$ifc
+	export NET_IF
+}
+
+# fio_verify DEV [SIZE]: write then read back with crc32c; fio exits non-zero on a
+# mismatch or I/O error (verify_fatal).
+fio_verify()
+{
+	fio --name=verify --filename="$1" --direct=1 --ioengine=libaio --iodepth=16 \
+		--rw=randwrite --bs=4k --size="${2:-32m}" --verify=crc32c --do_verify=1 \
+		--verify_fatal=1 --randrepeat=0 --output-format=terse --terse-version=3 \
+		>/tmp/fio.$$ 2>&1
+	local rc=$?
+	# terse v3: field 6 = read KiB, field 47 = write KiB (see fio(1) TERSE OUTPUT)
+	awk -F';' '{ printf "fio: wrote %d KiB, verified %d KiB, errors=%s\n", $47, $6, $5 }' /tmp/fio.$$
+	[ $rc -eq 0 ] || cat /tmp/fio.$$
+	rm -f /tmp/fio.$$
+	return $rc
+}
+
+# --- benchmarks -----------------------------------------------------------------
+# Each measurement is a directory /results/NAME with: meta (key=value lines),
+# out.json (fio or iperf3 JSON), irq.before/irq.after (interrupt count on the device's
+# own lines) and stat.before/stat.after (/proc/stat "cpu" line).  The host computes
+# ratios (tests/report.py); the guest only records.
+BENCH_SECONDS=${BENCH_SECONDS:-10}
+
+# measure NAME "IRQS" "META" CMD...: run CMD with its output in out.json.
+measure()
+{
+	local name=$1 irqs=$2 meta=$3 d
+	shift 3
+	d=/results/$name
+	mkdir -p "$d"
+	printf '%s\n' $meta >"$d/meta"
+	echo "irqs=$irqs" | tr ' ' '+' | sed 's/+$//' >>"$d/meta"
+	sync
+	irq_count "$irqs" >"$d/irq.before"
+	grep '^cpu ' /proc/stat >"$d/stat.before"
+	"$@" >"$d/out.json" 2>"$d/err"
+	local rc=$?
+	grep '^cpu ' /proc/stat >"$d/stat.after"
+	irq_count "$irqs" >"$d/irq.after"
+	echo "rc=$rc" >>"$d/meta"
+	echo "$name: rc=$rc irqs=$(( $(cat "$d/irq.after") - $(cat "$d/irq.before") ))"
+	return $rc
+}
+
+# fio_job DEV QD [extra fio args]: 4k random reads for BENCH_SECONDS.
+fio_job()
+{
+	local dev=$1 qd=$2
+	shift 2
+	fio --name=bench --filename="$dev" --direct=1 --ioengine=libaio --iodepth="$qd" \
+		--rw=randread --bs=4k --time_based --runtime="$BENCH_SECONDS" --ramp_time=1 \
+		--randrepeat=0 --norandommap --output-format=json "$@"
+}
+
+# set_mode DRIVER MODE: interrupt mode of a controller.  "off" is the stock interrupt
+# path; the polling modes arrive with the driver conversions.
+set_mode()
+{
+	case "$2" in
+	off) return 0 ;;
+	*) echo "mode $2 not supported for $1"; return 1 ;;
+	esac
+}

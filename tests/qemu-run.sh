@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a test kernel in QEMU (TCG) with the three devices under test and collect what
+# the guest reports.
+#
+# Usage: tests/qemu-run.sh [-t SECONDS] [-T tests] [-B bench] [-s] perf|debug
+#   -t SECONDS  hard timeout for the whole boot (default $QEMU_TIMEOUT or 900)
+#   -T LIST     comma-separated guest tests (tests/guest/tests/NAME.sh)
+#   -B LIST     comma-separated guest benchmarks (tests/guest/bench/NAME.sh)
+#   -s          interactive shell on this terminal instead of tests
+#
+# Devices: ich9-ahci with one disk (MSI), mptsas1068 with one scsi-hd (legacy INTx,
+# shared; the wwn must be non-zero or Linux mptsas skips the disk), virtio-net-pci on
+# QEMU user networking (the guest reaches the host's loopback as 10.0.2.2 and nothing
+# else).  The run directory (printed) keeps console.log (ttyS0), ktap.log (ttyS1),
+# results/ (benchmark data from ttyS2) and qemu-cmd, so any run can be replayed.
+# Exit: 0 run completed (judge with tests/judge.sh), 1 QEMU or setup failure,
+# 2 timeout.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+timeout_s=${QEMU_TIMEOUT:-900}
+tests=
+bench=
+shell=0
+while getopts "t:T:B:s" o; do
+	case $o in
+	t) timeout_s=$OPTARG ;;
+	T) tests=$OPTARG ;;
+	B) bench=$OPTARG ;;
+	s) shell=1 ;;
+	*) die "usage: see the header of $0" ;;
+	esac
+done
+shift $((OPTIND - 1))
+kind=${1:-}
+case "$kind" in perf|debug) ;; *) die "usage: $0 [-t S] [-T tests] [-B bench] [-s] perf|debug" ;; esac
+require_command qemu-system-x86_64 iperf3 python3
+OUT=$BUILD_DIR/out/$kind
+for f in bzImage initramfs.cpio; do
+	[ -f "$OUT/$f" ] || die "$OUT/$f missing: build the $kind kernel first"
+done
+
+RUN=${RUN_DIR:-$BUILD_DIR/runs/$kind-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$RUN/results"
+echo "$RUN" >"$BUILD_DIR/runs/last-$kind"
+DISKS=$BUILD_DIR/disks
+mkdir -p "$DISKS"
+for d in ahci mptsas; do
+	rm -f "$DISKS/$d.img"
+	truncate -s 512M "$DISKS/$d.img"
+done
+
+# Host end of the network tests: an iperf3 server on the loopback only.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+iperf3 -s -B 127.0.0.1 -p "$port" -D -I "$RUN/iperf3.pid" --logfile "$RUN/iperf3-server.log" ||
+	die "cannot start the host iperf3 server"
+tailpid=
+cleanup()
+{
+	[ -f "$RUN/iperf3.pid" ] && kill "$(cat "$RUN/iperf3.pid")" 2>/dev/null
+	[ -n "$tailpid" ] && kill "$tailpid" 2>/dev/null
+	true
+}
+trap cleanup EXIT
+
+append="console=ttyS0,115200 panic=-1 oops=panic nmi_watchdog=0 irqp.port=$port"
+[ -n "$tests" ] && append="$append irqp.tests=$tests"
+[ -n "$bench" ] && append="$append irqp.bench=$bench"
+[ "$shell" = 1 ] && append="$append irqp.shell=1"
+append="$append ${KERNEL_CMDLINE_EXTRA:-}"
+
+qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m "${QEMU_MEM:-2G}"
+	-M pc -nodefaults -no-reboot -display none
+	-kernel "$OUT/bzImage" -initrd "$OUT/initramfs.cpio" -append "$append"
+	-device ich9-ahci,id=ahci0
+	-drive if=none,id=d0,file="$DISKS/ahci.img",format=raw,cache=unsafe
+	-device ide-hd,drive=d0,bus=ahci0.0
+	-device mptsas1068,id=scsi0
+	-drive if=none,id=d1,file="$DISKS/mptsas.img",format=raw,cache=unsafe
+	-device scsi-hd,drive=d1,bus=scsi0.0,channel=0,scsi-id=0,lun=0,wwn=0x5000c50015ea71ac
+	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:56)
+
+if [ "$shell" = 1 ]; then
+	exec "${qemu[@]}" -serial mon:stdio -serial null -serial null
+fi
+
+qemu+=(-monitor none -serial "file:$RUN/console.log" -serial "file:$RUN/ktap.log"
+	-serial "file:$RUN/data.b64")
+printf '%q ' "${qemu[@]}" >"$RUN/qemu-cmd"
+echo >>"$RUN/qemu-cmd"
+echo "qemu did not run" >"$RUN/console.log"
+: >"$RUN/ktap.log"
+info "booting the $kind kernel (timeout ${timeout_s}s); run dir $RUN"
+
+# Show the guest's results as they arrive.
+(tail -n +1 -F "$RUN/ktap.log" 2>/dev/null | grep --line-buffered -E '^(not )?ok ' |
+	while IFS= read -r l; do printf '  guest: %s (elapsed %s)\n' "$l" "$(elapsed)"; done) &
+tailpid=$!
+
+set +e
+timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$RUN/qemu.out" 2>&1
+rc=$?
+set -e
+sleep 1
+kill "$tailpid" 2>/dev/null
+tailpid=
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "ERROR: the guest did not finish within ${timeout_s}s; last console lines:" >&2
+	tail -n 25 "$RUN/console.log" | sed 's/^/    | /' >&2
+	echo "       console: $RUN/console.log" >&2
+	exit 2
+fi
+if [ "$rc" != 0 ]; then
+	cat "$RUN/qemu.out" >&2
+	die "qemu exited with status $rc" "$RUN/qemu.out"
+fi
+if [ -s "$RUN/data.b64" ]; then
+	sed '/^=== irqp data end ===/,$d' "$RUN/data.b64" | tr -d '\r' | base64 -d 2>/dev/null |
+		tar -x -C "$RUN/results" || die "benchmark data from the guest is corrupt" "$RUN/data.b64"
+fi
+exit 0

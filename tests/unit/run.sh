@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host-side unit tests of the harness: the console scanner on sample logs (clean-*
+# must pass, bad-* must fail naming the report, empty-* must be rejected as not
+# booted) and the KTAP parser on sample streams (NAME.ktap -> NAME.expect, NAME.rc).
+#
+# Usage: tests/unit/run.sh     prints ok/not ok lines and "N passed, N failed"
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$here/../..
+pass=0
+fail=0
+n=0
+res()
+{
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		pass=$((pass + 1))
+		echo "ok $n unit.$2"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n unit.$2"
+	fi
+}
+
+for log in "$here"/logs/*.log; do
+	name=$(basename "$log" .log)
+	out=$(python3 "$top/tests/scan-log.py" "$log")
+	rc=$?
+	case $name in
+	clean-*) [ $rc = 0 ] ;;
+	bad-*) [ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^$log:[0-9]*: " ;;
+	empty-*) [ $rc = 2 ] ;;
+	esac
+	ok=$?
+	[ $ok = 0 ] || { echo "# scan-log.py $name: rc=$rc"; printf '%s\n' "$out" | sed 's/^/# /'; }
+	res $ok "scan.$name"
+done
+
+for k in "$here"/ktap/*.ktap; do
+	name=$(basename "$k" .ktap)
+	flags=
+	case $name in kunit-*) flags=--kunit ;; esac
+	out=$(python3 "$top/tests/ktap.py" $flags "$k")
+	rc=$?
+	out=$(printf '%s\n' "$out" | sed "s|$k|FILE|")
+	want=$(cat "$here/ktap/$name.expect")
+	if [ "$out" = "$want" ] && [ "$rc" = "$(cat "$here/ktap/$name.rc")" ]; then
+		res 0 "ktap.$name"
+	else
+		echo "# ktap.py $name: rc=$rc, output:"
+		printf '%s\n' "$out" | sed 's/^/# /'
+		res 1 "ktap.$name"
+	fi
+done
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
