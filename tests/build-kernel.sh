@@ -4,6 +4,8 @@
 # Configure and build one test kernel from the patched work tree, out of tree.
 #
 # Usage: tests/build-kernel.sh perf|debug
+#        tests/build-kernel.sh users     configure only: debug + tests/kconfig/users.config,
+#                                        for compile tests of single objects
 #
 # Config: x86_64_defconfig + kvm_guest.config + tests/kconfig/base.config +
 # tests/kconfig/<kind>.config, merged with scripts/kconfig/merge_config.sh, then every
@@ -14,12 +16,18 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kind=${1:-}
-case "$kind" in perf|debug) ;; *) die "usage: $0 perf|debug" ;; esac
+fraglist="$IRQP_TOP/tests/kconfig/base.config $IRQP_TOP/tests/kconfig/$kind.config"
+case "$kind" in
+perf|debug) ;;
+users) fraglist="$IRQP_TOP/tests/kconfig/base.config $IRQP_TOP/tests/kconfig/debug.config
+$IRQP_TOP/tests/kconfig/users.config" ;;
+*) die "usage: $0 perf|debug|users" ;;
+esac
 require_command ccache gcc make
 OUT=$BUILD_DIR/out/$kind
 mkdir -p "$OUT"
 frags="$WORKTREE/arch/x86/configs/x86_64_defconfig $WORKTREE/kernel/configs/kvm_guest.config
-$IRQP_TOP/tests/kconfig/base.config $IRQP_TOP/tests/kconfig/$kind.config"
+$fraglist"
 # Extra fragments (e.g. a component's KUnit options) may be listed in KCONFIG_EXTRA.
 for f in ${KCONFIG_EXTRA:-}; do frags="$frags $f"; done
 
@@ -36,7 +44,7 @@ kmake olddefconfig >>"$OUT/config.log" 2>&1 || die "make olddefconfig failed" "$
 
 # Every CONFIG_X=v and "# CONFIG_X is not set" of our fragments must be in .config.
 bad=0
-for f in "$IRQP_TOP/tests/kconfig/base.config" "$IRQP_TOP/tests/kconfig/$kind.config" ${KCONFIG_EXTRA:-}; do
+for f in $fraglist ${KCONFIG_EXTRA:-}; do
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*)
@@ -55,6 +63,11 @@ for f in "$IRQP_TOP/tests/kconfig/base.config" "$IRQP_TOP/tests/kconfig/$kind.co
 	done <"$f"
 done
 [ "$bad" = 0 ] || die "kernel config for '$kind' lacks requested options" "$OUT/.config"
+
+if [ "$kind" = users ]; then
+	kmake modules_prepare >"$OUT/build.log" 2>&1 || die "modules_prepare failed" "$OUT/build.log"
+	exit 0
+fi
 
 # Build in the background and report progress every 30 s.
 kmake bzImage modules >"$OUT/build.log" 2>&1 &

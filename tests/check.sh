@@ -51,7 +51,7 @@ finish()
 	exit $?
 }
 
-STAGES=6
+STAGES=8
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/irqp-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -74,7 +74,12 @@ else
 	finish
 fi
 
-stage 3 $STAGES "semantic patch tests"
+stage 3 $STAGES "static checks: checkpatch --strict, kernel-doc, sparse + W=1, in-tree users"
+"$IRQP_TOP/tests/kernel-checks.sh" >"$tmp/static" 2>&1
+grep '^# ' "$tmp/static"
+results_from "$tmp/static"
+
+stage 4 $STAGES "semantic patch tests"
 if [ -x "$IRQP_TOP/semantic-patches/run-tests.sh" ]; then
 	"$IRQP_TOP/semantic-patches/run-tests.sh" >"$tmp/cocci" 2>&1
 	sed -n 's/^\(not ok\|ok\) [0-9]* /\1 cocci./p' "$tmp/cocci" >"$tmp/cocci.res"
@@ -84,7 +89,7 @@ else
 	info "no semantic patches yet"
 fi
 
-stage 4 $STAGES "debug kernel (lockdep, atomic sleep, debug objects, stall detectors)"
+stage 5 $STAGES "debug kernel (lockdep, atomic sleep, debug objects, stall detectors)"
 if "$IRQP_TOP/tests/build-kernel.sh" debug; then
 	result ok build-debug-kernel
 else
@@ -92,7 +97,7 @@ else
 	finish
 fi
 
-stage 5 $STAGES "initramfs"
+stage 6 $STAGES "initramfs"
 if "$IRQP_TOP/tests/mkinitramfs.sh" debug; then
 	result ok initramfs
 else
@@ -100,7 +105,7 @@ else
 	finish
 fi
 
-stage 6 $STAGES "boot in QEMU (TCG) and run the guest tests"
+stage 7 $STAGES "boot in QEMU (TCG) and run the guest tests"
 GUEST_TESTS=${GUEST_TESTS:-boot,fio-ahci,fio-mptsas,net-iperf}
 export RUN_DIR=$BUILD_DIR/runs/check-$(date +%Y%m%d-%H%M%S)
 "$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-1200}" -T "$GUEST_TESTS" debug
@@ -116,10 +121,17 @@ results_from "$tmp/guest"
 # The guest's own diagnostics are worth seeing next to their verdicts.
 grep -E '^# ' "$RUN_DIR/ktap.log" | sed 's/^/  /'
 python3 "$IRQP_TOP/tests/ktap.py" --kunit "$RUN_DIR/console.log" >"$tmp/kunit"
-case $? in
-2) info "no KUnit results in the console log" ;;
-*) results_from "$tmp/kunit" ;;
-esac
+results_from "$tmp/kunit"
+# Every KUnit suite the debug kernel builds in must have reported.
+for suite in ${KUNIT_SUITES:-irq_poll}; do
+	n=$(grep -c "^\(not \)\?ok kunit\.$suite\." "$tmp/kunit")
+	if [ "$n" -gt 0 ]; then
+		result ok "kunit-suite-ran.$suite"
+	else
+		result fail "kunit-suite-ran.$suite" "no results from KUnit suite $suite"
+	fi
+done
+grep '^# totals' "$tmp/kunit" | sed 's/^# totals/  kunit totals/'
 if python3 "$IRQP_TOP/tests/scan-log.py" "$RUN_DIR/console.log" >"$tmp/scan"; then
 	result ok guest-console-clean
 else
@@ -127,4 +139,9 @@ else
 	result fail guest-console-clean "$RUN_DIR/console.log"
 fi
 echo "# run directory: $RUN_DIR"
+
+stage 8 $STAGES "harness self-test: broken runs must fail loudly"
+"$IRQP_TOP/tests/selftest.sh" >"$tmp/self" 2>&1
+grep '^# ' "$tmp/self"
+results_from "$tmp/self"
 finish

@@ -58,6 +58,9 @@ def parse(lines, kunit=False):
         if not m:
             continue
         ind = len(m.group(1))
+        if ind > stack[-1][0] and stack[-1][0] >= 0 and ind in pending:
+            # subtests without a plan (6.1 KUnit's parameterised cases)
+            stack.append([ind, pending.pop(ind), None, 0])
         status = 'ok' if m.group(2) == 'ok' else 'fail'
         name = m.group(4).strip() or 'test%s' % m.group(3)
         directive = (m.group(5) or '').upper()

@@ -56,11 +56,9 @@ done
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 iperf3 -s -B 127.0.0.1 -p "$port" -D -I "$RUN/iperf3.pid" --logfile "$RUN/iperf3-server.log" ||
 	die "cannot start the host iperf3 server"
-tailpid=
 cleanup()
 {
 	[ -f "$RUN/iperf3.pid" ] && kill "$(cat "$RUN/iperf3.pid")" 2>/dev/null
-	[ -n "$tailpid" ] && kill "$tailpid" 2>/dev/null
 	true
 }
 trap cleanup EXIT
@@ -78,9 +76,12 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m "${QEMU_MEM:
 	-drive if=none,id=d0,file="$DISKS/ahci.img",format=raw,cache=unsafe
 	-device ide-hd,drive=d0,bus=ahci0.0
 	-device mptsas1068,id=scsi0
-	-drive if=none,id=d1,file="$DISKS/mptsas.img",format=raw,cache=unsafe
-	-device scsi-hd,drive=d1,bus=scsi0.0,channel=0,scsi-id=0,lun=0,wwn=0x5000c50015ea71ac
 	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:56)
+# NO_MPTSAS_DISK=1 leaves the HBA without its disk (harness self-test).
+if [ "${NO_MPTSAS_DISK:-0}" != 1 ]; then
+	qemu+=(-drive if=none,id=d1,file="$DISKS/mptsas.img",format=raw,cache=unsafe
+		-device scsi-hd,drive=d1,bus=scsi0.0,channel=0,scsi-id=0,lun=0,wwn=0x5000c50015ea71ac)
+fi
 
 if [ "$shell" = 1 ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial null -serial null
@@ -94,18 +95,29 @@ echo "qemu did not run" >"$RUN/console.log"
 : >"$RUN/ktap.log"
 info "booting the $kind kernel (timeout ${timeout_s}s); run dir $RUN"
 
-# Show the guest's results as they arrive.
-(tail -n +1 -F "$RUN/ktap.log" 2>/dev/null | grep --line-buffered -E '^(not )?ok ' |
-	while IFS= read -r l; do printf '  guest: %s (elapsed %s)\n' "$l" "$(elapsed)"; done) &
-tailpid=$!
-
+# QEMU runs in the background; the guest's results are shown as they arrive.
 set +e
-timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$RUN/qemu.out" 2>&1
+timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$RUN/qemu.out" 2>&1 &
+qpid=$!
+shown=0
+show_new()
+{
+	local lines
+	lines=$(grep -E '^(not )?ok ' "$RUN/ktap.log" 2>/dev/null)
+	[ -n "$lines" ] || return 0
+	printf '%s\n' "$lines" | tail -n +$((shown + 1)) | while IFS= read -r l; do
+		printf '  guest: %s (elapsed %s)\n' "$l" "$(elapsed)"
+	done
+	shown=$(printf '%s\n' "$lines" | wc -l)
+}
+while kill -0 "$qpid" 2>/dev/null; do
+	show_new
+	sleep 2
+done
+wait "$qpid"
 rc=$?
+show_new
 set -e
-sleep 1
-kill "$tailpid" 2>/dev/null
-tailpid=
 
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	echo "ERROR: the guest did not finish within ${timeout_s}s; last console lines:" >&2

@@ -35,7 +35,7 @@ commit_step()
 
 gen()
 {
-	local out=${1:-$IRQP_TOP/patches} comp verb a b msg=
+	local out=${1:-$IRQP_TOP/patches} comp verb a b msg= mode
 	"$IRQP_TOP/tests/tree.sh"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/irqp-series.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
@@ -57,8 +57,10 @@ gen()
 				[ -n "$msg" ] || die "$comp/SERIES: 'copy' before any 'patch'"
 				[ -f "$IRQP_TOP/$comp/$a" ] || die "$comp/SERIES: $a missing"
 				b=${b:-$a}
+				mode=100644
+				[ -x "$IRQP_TOP/$comp/$a" ] && mode=100755
 				git_w update-index --add --cacheinfo \
-					"100644,$(git_w hash-object -w "$IRQP_TOP/$comp/$a"),$b" ;;
+					"$mode,$(git_w hash-object -w "$IRQP_TOP/$comp/$a"),$b" ;;
 			apply)
 				[ -n "$msg" ] || die "$comp/SERIES: 'apply' before any 'patch'"
 				git_w apply --cached "$IRQP_TOP/$comp/$a" ||

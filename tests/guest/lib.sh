@@ -85,7 +85,7 @@ pci_addr_of()
 # sdX names swap between boots, so disks are found by their controller's driver.
 find_disk()
 {
-	local drv=$1 t=${2:-60} d
+	local drv=$1 t=${2:-${DISK_WAIT:-60}} d
 	while [ "$t" -gt 0 ]; do
 		for d in /sys/block/sd*; do
 			[ -e "$d/device" ] || continue
@@ -97,7 +97,7 @@ find_disk()
 		sleep 1
 		t=$((t - 1))
 	done
-	echo "no disk behind driver $drv after ${2:-60}s" >&2
+	echo "no disk behind driver $drv after ${2:-${DISK_WAIT:-60}}s" >&2
 	return 1
 }
 

@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Static checks of the series, as a maintainer would run them before applying it.
+#
+# Usage: tests/kernel-checks.sh     prints "ok NAME" / "not ok NAME" lines
+#
+#   checkpatch.<patch>     scripts/checkpatch.pl --strict: 0 errors, warnings, checks.
+#                          UNKNOWN_COMMIT_ID is ignored: the tarball tree has no git
+#                          history, so every upstream commit id looks unknown.
+#   kernel-doc.<file>      scripts/kernel-doc -v -none on the library's C files and
+#                          headers: no output.
+#   sparse-w1.<object>     the library's objects with W=1 and sparse (C=2): no warning.
+#   users.<object>         every in-tree user of irq_poll compiles unchanged.
+# Needs the series applied to the work tree (tests/series.sh apply).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+OUT=$BUILD_DIR/out/users
+log=$BUILD_DIR/out/kernel-checks.log
+mkdir -p "$BUILD_DIR/out"
+: >"$log"
+
+# checkpatch's SPDX check runs scripts/spdxcheck.py with "env python3", which must be
+# Debian's (python3-ply, python3-git), not a python3 earlier in PATH.
+cpath=/usr/bin:$PATH
+for p in "$IRQP_TOP"/patches/0*.patch; do
+	name=$(basename "$p" .patch)
+	case "$name" in 0000-cover-letter) continue ;; esac
+	out=$(cd "$WORKTREE" && PATH=$cpath scripts/checkpatch.pl --strict \
+		--ignore UNKNOWN_COMMIT_ID "$p" 2>&1)
+	if printf '%s\n' "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+		echo "ok checkpatch.${name:0:4}"
+	else
+		printf '%s\n' "$out" | grep -E -A4 '^(ERROR|WARNING|CHECK)' | head -n 30 | sed 's/^/# /'
+		printf '%s\n' "$out" | grep -E '^total:|Traceback' | sed 's/^/# /'
+		echo "not ok checkpatch.${name:0:4}"
+	fi
+done
+
+libfiles=$(cd "$IRQP_TOP/lib-irqpoll" && find lib include -name '*.[ch]' | sort)
+for f in $libfiles; do
+	out=$(cd "$WORKTREE" && scripts/kernel-doc -v -none "$f" 2>&1 | grep -v -E '(^| )info: Scanning doc for|^Scanning doc for')
+	if [ -z "$out" ]; then
+		echo "ok kernel-doc.$f"
+	else
+		printf '%s\n' "$out" | head -n 20 | sed 's/^/# /'
+		echo "not ok kernel-doc.$f"
+	fi
+done
+
+if ! "$IRQP_TOP/tests/build-kernel.sh" users >>"$log" 2>&1; then
+	tail -n 20 "$log" | sed 's/^/# /'
+	echo "not ok users.configure"
+	exit 1
+fi
+umake()
+{
+	make -C "$WORKTREE" O="$OUT" -j"$JOBS" CC="ccache gcc" "$@"
+}
+
+# The library's objects: W=1 and sparse must be silent.  C=2 runs sparse even on
+# up-to-date objects; both are rebuilt so their warnings are seen every time.
+for o in $(cd "$IRQP_TOP/lib-irqpoll" && find lib -name '*.c' | sort | sed 's/\.c$/.o/'); do
+	rm -f "$OUT/$o"
+	out=$(umake W=1 C=2 "$o" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" >>"$log"
+	warn=$(printf '%s\n' "$out" | grep -E 'warning:|error:')
+	if [ $rc = 0 ] && [ -z "$warn" ]; then
+		echo "ok sparse-w1.$o"
+	else
+		printf '%s\n' "$warn" | head -n 20 | sed 's/^/# /'
+		echo "not ok sparse-w1.$o"
+	fi
+done
+
+# In-tree users: every pristine C file under drivers/ that calls the 6.1 API, except
+# cxlflash (powerpc only).
+users=$(git -C "$WORKTREE" grep -l -E '\birq_poll_(init|sched|complete|enable|disable)\(' \
+	pristine -- 'drivers/*.c' | sed 's/^pristine://' | grep -v '^drivers/scsi/cxlflash/' | sort)
+[ -n "$users" ] || { echo "not ok users.found"; exit 1; }
+for c in $users; do
+	o=${c%.c}.o
+	if out=$(umake "$o" 2>&1); then
+		echo "ok users.$o"
+	else
+		printf '%s\n' "$out" | grep -E 'error' | head -n 10 | sed 's/^/# /'
+		echo "not ok users.$o"
+	fi
+	printf '%s\n' "$out" >>"$log"
+done
