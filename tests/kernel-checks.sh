@@ -12,6 +12,8 @@
 #                          headers: no output.
 #   sparse-w1.<object>     the library's objects with W=1 and sparse (C=2): no warning.
 #   users.<object>         every in-tree user of irq_poll compiles unchanged.
+#   bisect.<n>             patch n builds on its own (Kconfig parses, the C files it
+#                          adds or changes compile).
 # Needs the series applied to the work tree (tests/series.sh apply).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -87,6 +89,42 @@ for c in $users; do
 	else
 		printf '%s\n' "$out" | grep -E 'error' | head -n 10 | sed 's/^/# /'
 		echo "not ok users.$o"
+	fi
+	printf '%s\n' "$out" >>"$log"
+done
+
+# Bisectability: every patch builds on its own.  A second worktree of the work
+# repository steps through the applied commits; at each one Kconfig must still parse
+# (olddefconfig) and every C file the commit adds or changes must compile, as must
+# the library itself whenever the commit touches its header.
+BIS=$SRC_DIR/bisect
+BOUT=$BUILD_DIR/out/bisect
+if ! [ -d "$BIS" ]; then
+	git -C "$WORKTREE" worktree prune
+	git -C "$WORKTREE" worktree add -q --detach "$BIS" pristine >>"$log" 2>&1 ||
+		{ echo "not ok bisect.worktree"; exit 1; }
+fi
+mkdir -p "$BOUT"
+bmake()
+{
+	make -C "$BIS" O="$BOUT" -j"$JOBS" CC="ccache gcc" "$@"
+}
+for c in $(git -C "$WORKTREE" rev-list --reverse pristine..HEAD); do
+	subj=$(git -C "$WORKTREE" log -1 --format=%s "$c")
+	n=$(git -C "$WORKTREE" rev-list --count "pristine..$c")
+	name=$(printf 'bisect.%04d' "$n")
+	git -C "$BIS" checkout -q -f --detach "$c" || { echo "not ok $name"; continue; }
+	cp "$OUT/.config" "$BOUT/.config"
+	objs=$(git -C "$WORKTREE" diff-tree --no-commit-id --name-only -r --diff-filter=AM "$c" |
+		sed -n 's/\.c$/.o/p')
+	git -C "$WORKTREE" diff-tree --no-commit-id --name-only -r "$c" |
+		grep -q '^include/linux/irq_poll.h$' && objs="$objs lib/irq_poll.o"
+	if out=$(bmake olddefconfig 2>&1 && { [ "$n" -gt 1 ] || bmake modules_prepare; } 2>&1 &&
+	   { [ -z "$objs" ] || bmake $objs; } 2>&1); then
+		echo "ok $name # ${objs:-no C files}; $subj"
+	else
+		printf '%s\n' "$out" | grep -E 'error|Error' | head -n 10 | sed 's/^/# /'
+		echo "not ok $name # $subj"
 	fi
 	printf '%s\n' "$out" >>"$log"
 done
