@@ -7,7 +7,8 @@
 #
 #   checkpatch.<patch>     scripts/checkpatch.pl --strict: 0 errors, warnings, checks.
 #                          UNKNOWN_COMMIT_ID is ignored: the tarball tree has no git
-#                          history, so every upstream commit id looks unknown.
+#                          history, so every upstream commit id looks unknown; and
+#                          per patch, tests/checkpatch.ignore (each with its reason).
 #   kernel-doc.<file>      scripts/kernel-doc -v -none on the library's C files and
 #                          headers: no output.
 #   sparse-w1.<object>     the library's objects with W=1 and sparse (C=2): no warning.
@@ -29,8 +30,14 @@ cpath=/usr/bin:$PATH
 for p in "$IRQP_TOP"/patches/0*.patch; do
 	name=$(basename "$p" .patch)
 	case "$name" in 0000-cover-letter) continue ;; esac
+	subj=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -n 1)
+	ignore=UNKNOWN_COMMIT_ID
+	while IFS='|' read -r key type _; do
+		case "$key" in ''|'#'*) continue ;; esac
+		case "$subj" in *"$key"*) ignore="$ignore,$type" ;; esac
+	done <"$IRQP_TOP/tests/checkpatch.ignore"
 	out=$(cd "$WORKTREE" && PATH=$cpath scripts/checkpatch.pl --strict \
-		--ignore UNKNOWN_COMMIT_ID "$p" 2>&1)
+		--ignore "$ignore" "$p" 2>&1)
 	if printf '%s\n' "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
 		echo "ok checkpatch.${name:0:4}"
 	else

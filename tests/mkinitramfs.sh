@@ -6,7 +6,7 @@
 # Usage: tests/mkinitramfs.sh perf|debug
 #
 # Contents: Debian's busybox-static with its applet links, fio and iperf3 with every
-# shared library ldd names, the guest scripts (tests/guest/ -> /irqp/) with /init, and
+# shared library ldd names, static test helpers (tests/guest-tools/), the guest scripts (tests/guest/ -> /irqp/) with /init, and
 # the kernel's modules.  Written uncompressed to $BUILD_DIR/out/<kind>/initramfs.cpio:
 # unpacking is cheap, decompressing under TCG is not.
 set -eu
@@ -63,6 +63,15 @@ done | sort -u | while read -r lib; do
 done >/dev/null
 # (addfile inside the pipeline wrote to $list; dirs there were not remembered, so
 # dedupe directory lines below.)
+
+# Small static test helpers (tests/guest-tools/*.c), built here for the guest.
+mkdir -p "$OUT/guest-tools"
+for c in "$IRQP_TOP"/tests/guest-tools/*.c; do
+	[ -f "$c" ] || continue
+	t=$OUT/guest-tools/$(basename "$c" .c)
+	gcc -static -O2 -Wall -Werror -o "$t" "$c" || die "cannot build guest tool $c"
+	addfile "/usr/bin/$(basename "$t")" "$t" 755
+done
 
 addfile /init "$IRQP_TOP/tests/guest/init" 755
 for f in $(cd "$IRQP_TOP/tests/guest" && find . -type f | sort); do

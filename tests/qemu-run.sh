@@ -69,17 +69,32 @@ append="console=ttyS0,115200 panic=-1 oops=panic nmi_watchdog=0 irqp.port=$port"
 [ "$shell" = 1 ] && append="$append irqp.shell=1"
 append="$append ${KERNEL_CMDLINE_EXTRA:-}"
 
+# BLKDEBUG=1 (make check) puts QEMU's blkdebug under both disks: every read of
+# sector 1000000 (byte 512000000) fails with EIO, for the guest's error tests.
+# Benchmarks run without it.
+disk()
+{
+	local img=$DISKS/$1.img
+	if [ "${BLKDEBUG:-0}" = 1 ]; then
+		printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\nsector = "1000000"\n' \
+			>"$RUN/blkdebug.conf"
+		echo "file=blkdebug:$RUN/blkdebug.conf:$img,format=raw,cache=unsafe"
+	else
+		echo "file=$img,format=raw,cache=unsafe"
+	fi
+}
+
 qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m "${QEMU_MEM:-2G}"
 	-M pc -nodefaults -no-reboot -display none
 	-kernel "$OUT/bzImage" -initrd "$OUT/initramfs.cpio" -append "$append"
 	-device ich9-ahci,id=ahci0
-	-drive if=none,id=d0,file="$DISKS/ahci.img",format=raw,cache=unsafe
+	-drive "if=none,id=d0,$(disk ahci)"
 	-device ide-hd,drive=d0,bus=ahci0.0
 	-device mptsas1068,id=scsi0
 	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:56)
 # NO_MPTSAS_DISK=1 leaves the HBA without its disk (harness self-test).
 if [ "${NO_MPTSAS_DISK:-0}" != 1 ]; then
-	qemu+=(-drive if=none,id=d1,file="$DISKS/mptsas.img",format=raw,cache=unsafe
+	qemu+=(-drive "if=none,id=d1,$(disk mptsas)"
 		-device scsi-hd,drive=d1,bus=scsi0.0,channel=0,scsi-id=0,lun=0,wwn=0x5000c50015ea71ac)
 fi
 

@@ -150,12 +150,13 @@ net_up()
 	export NET_IF
 }
 
-# fio_verify DEV [SIZE]: write then read back with crc32c; fio exits non-zero on a
-# mismatch or I/O error (verify_fatal).
+# fio_verify DEV [SIZE] [OFFSET]: write then read back with crc32c; fio exits
+# non-zero on a mismatch or I/O error (verify_fatal).
 fio_verify()
 {
 	fio --name=verify --filename="$1" --direct=1 --ioengine=libaio --iodepth=16 \
-		--rw=randwrite --bs=4k --size="${2:-32m}" --verify=crc32c --do_verify=1 \
+		--rw=randwrite --bs=4k --size="${2:-32m}" --offset="${3:-0}" \
+		--verify=crc32c --do_verify=1 \
 		--verify_fatal=1 --randrepeat=0 --output-format=terse --terse-version=3 \
 		>/tmp/fio.$$ 2>&1
 	local rc=$?
@@ -204,12 +205,77 @@ fio_job()
 		--randrepeat=0 --norandommap --output-format=json "$@"
 }
 
-# set_mode DRIVER MODE: interrupt mode of a controller.  "off" is the stock interrupt
-# path; the polling modes arrive with the driver conversions.
+# irq_poll instances of a driver, by the names the conversions give them
+# (/sys/kernel/irq_poll/<name>): ahci-<pci addr>-p<N>, mpt-ioc<N>.
+poll_instances()
+{
+	case "$1" in
+	ahci) ls -d /sys/kernel/irq_poll/ahci-* 2>/dev/null ;;
+	mptsas) ls -d /sys/kernel/irq_poll/mpt-ioc* 2>/dev/null ;;
+	esac
+}
+
+# Deferral used by the "defer" mode: up to DEFER_IRQS empty polls with the device
+# masked, re-polled by a timer every DEFER_NS.
+DEFER_IRQS=${DEFER_IRQS:-2}
+DEFER_NS=${DEFER_NS:-100000}
+
+# set_mode DRIVER MODE: interrupt mode of a controller.
+#   off    kernel.irq_poll=0: the driver's stock interrupt path
+#   on     kernel.irq_poll=1, no deferral
+#   defer  kernel.irq_poll=1 and the instances' defer_hard_irqs/flush_timeout_ns
 set_mode()
 {
-	case "$2" in
-	off) return 0 ;;
-	*) echo "mode $2 not supported for $1"; return 1 ;;
+	local drv=$1 mode=$2 i insts
+	insts=$(poll_instances "$drv")
+	case "$mode" in
+	off)
+		[ -w /proc/sys/kernel/irq_poll ] && echo 0 >/proc/sys/kernel/irq_poll
+		drv_switch "$drv" 0
+		return 0 ;;
+	on | defer) ;;
+	*) echo "unknown mode $mode"; return 1 ;;
 	esac
+	[ -n "$insts" ] || { echo "$drv has no irq_poll instance"; return 1; }
+	for i in $insts; do
+		if [ "$mode" = defer ]; then
+			echo "$DEFER_IRQS" >"$i/defer_hard_irqs" &&
+				echo "$DEFER_NS" >"$i/flush_timeout_ns" || return 1
+		else
+			echo 0 >"$i/defer_hard_irqs" && echo 0 >"$i/flush_timeout_ns" || return 1
+		fi
+	done
+	drv_switch "$drv" 1
+	echo 1 >/proc/sys/kernel/irq_poll
+}
+
+# drv_switch DRIVER 0|1: a driver's own polling switch, where it has one (libahci's
+# irq_poll module parameter; mptbase obeys kernel.irq_poll alone).
+drv_switch()
+{
+	case "$1" in
+	ahci) [ -w /sys/module/libahci/parameters/irq_poll ] &&
+		echo "$2" >/sys/module/libahci/parameters/irq_poll ;;
+	esac
+	return 0
+}
+
+# poll_stat DRIVER COUNTER: a counter summed over the driver's instances.
+poll_stat()
+{
+	local i n=0
+	for i in $(poll_instances "$1"); do
+		n=$((n + $(cat "$i/$2")))
+	done
+	echo $n
+}
+
+# modes_of DRIVER: the modes a controller supports in this kernel.
+modes_of()
+{
+	if [ -n "$(poll_instances "$1")" ]; then
+		echo "off on defer"
+	else
+		echo off
+	fi
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Disk benchmark for one controller (argument: ahci or mptsas; the name of this script
-# as bench-ahci.sh / bench-mptsas.sh picks it too): 4k random reads at QD32
-# (saturation) and QD1 (latency), in each interrupt mode in turn, same boot.
+# Disk benchmark for one controller (argument: ahci or mptsas): 4k random reads at
+# QD32 (saturation), QD1 (latency) and at a moderate load (fio rate_iops at half the
+# QD32 IOPS of the stock path), in each interrupt mode in turn, same boot.
 . /irqp/lib.sh
 drv=${1:-}
 [ -n "$drv" ] || { echo "usage: disk.sh ahci|mptsas"; exit 2; }
@@ -14,12 +14,27 @@ echo "$drv: $dev at $addr, irqs $irqs"
 fio --name=fill --filename="$dev" --direct=1 --ioengine=libaio --iodepth=16 --rw=write \
 	--bs=1m --size=256m --output-format=terse >/dev/null || exit 1
 rc=0
-for mode in ${BENCH_MODES:-off}; do
+rate=
+for mode in ${BENCH_MODES:-$(modes_of "$drv")}; do
 	set_mode "$drv" "$mode" || { echo "cannot set mode $mode"; rc=1; continue; }
-	for job in qd32 qd1; do
-		qd=${job#qd}
+	for job in qd32 qd1 moderate; do
+		case $job in
+		moderate)
+			# half the saturation rate of the stock path, same boot
+			[ -n "$rate" ] || continue
+			set -- --size=256m --rate_iops="$rate"
+			qd=32 ;;
+		*)
+			set -- --size=256m
+			qd=${job#qd} ;;
+		esac
 		measure "$drv-$mode-$job" "$irqs" "kind=disk dev=$drv mode=$mode job=$job" \
-			fio_job "$dev" "$qd" --size=256m || rc=1
+			fio_job "$dev" "$qd" "$@" || rc=1
+		if [ "$mode" = off ] && [ "$job" = qd32 ]; then
+			rate=$(grep -m1 '"iops"' "/results/$drv-off-qd32/out.json" | tr -dc '0-9.' |
+				awk '{ printf "%d", $1 / 2 }')
+			echo "$drv: moderate load at $rate IOPS"
+		fi
 	done
 done
 set_mode "$drv" off
