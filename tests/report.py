@@ -95,6 +95,11 @@ def main(argv):
     if not rows:
         print('report: no benchmark results in %s' % base)
         return 1
+    # device, then job, then mode; known names in their natural order first
+    order = {n: i for i, n in enumerate(['qd32', 'qd1', 'moderate', 'send', 'receive',
+                                         'off', 'virtio_net', 'on', 'defer', 'threaded'])}
+    rows.sort(key=lambda r: (r['kind'], r['dev'], order.get(r['job'], 99), r['job'],
+                             order.get(r['mode'], 99), r['mode']))
     # ratios to the same-boot baseline of the same device and job
     for r in rows:
         ref = [b for b in rows if b['kind'] == r['kind'] and b['dev'] == r['dev'] and
@@ -155,10 +160,13 @@ def plot(run, rows):
         script = [
             'set terminal png size 1200,600',
             "set output '%s'" % os.path.join(run, '%s.png' % kind),
-            "set title '%s: ratio to %s, same boot (TCG)'" % (kind, BASELINE[kind]),
+            "set title '%s: ratio to %s, same boot (TCG; log scale, 1 = no change)'"
+            % (kind, BASELINE[kind]),
+            'set logscale y', 'set yrange [0.01:100]', 'set arrow from graph 0, first 1 '
+            'to graph 1, first 1 nohead dt 2',
             'set style data histograms', 'set style histogram clustered gap 1',
             'set style fill solid 0.8 border -1', 'set key outside right top',
-            'set xtics rotate by -30', 'set yrange [0:*]', 'set grid y',
+            'set xtics rotate by -30', 'set grid y',
             'plot ' + ', '.join("'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, t)
                                 for i, t in enumerate(titles)),
         ]

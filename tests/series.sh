@@ -108,7 +108,9 @@ apply()
 	local want have
 	"$IRQP_TOP/tests/tree.sh"
 	ls "$IRQP_TOP"/patches/0*.patch >/dev/null 2>&1 || die "patches/ is empty: run 'make patches'"
-	want=$(cat "$IRQP_TOP"/patches/0*.patch | sha256sum | cut -d' ' -f1)
+	# The cover letter never reaches git: only the patches decide the tree.
+	want=$(ls "$IRQP_TOP"/patches/0*.patch | grep -v '/0000-cover-letter.patch$' |
+		xargs cat | sha256sum | cut -d' ' -f1)
 	have=$(cat "$SRC_DIR/applied" 2>/dev/null || true)
 	if [ "$want" = "$have" ] && [ -z "$(git_w status --porcelain)" ]; then
 		return 0
