@@ -34,11 +34,18 @@ result() # result ok|fail NAME [why]
 # results_from FILE: fold "ok NAME"/"not ok NAME" lines (ktap.py output) into the totals.
 results_from()
 {
-	local line
+	local line name
 	while IFS= read -r line; do
 		case "$line" in
-		"not ok "*) result fail "${line#not ok }" ;;
-		"ok "*) result ok "${line#ok }" ;;
+		"not ok "*) name=${line#not ok } ;;
+		"ok "*) name=${line#ok } ;;
+		*) continue ;;
+		esac
+		# drop the runner's own test number, if it printed one
+		case "$name" in [0-9]*" "*) name=${name#* } ;; esac
+		case "$line" in
+		"not ok "*) result fail "$name" ;;
+		*) result ok "$name" ;;
 		esac
 	done <"$1"
 }
