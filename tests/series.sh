@@ -80,7 +80,9 @@ gen()
 	git_w update-ref "refs/heads/$GEN_BRANCH" "$parent"
 	git_w config "branch.$GEN_BRANCH.description" "$(cat "$COVER")"
 	rm -rf "$tmp/out"
-	git_w format-patch -q --cover-letter --cover-from-description=subject \
+	# core.abbrev fixed: git otherwise scales abbreviations with the object count,
+	# and a fresh work repository would write other index lines.
+	git_w -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject \
 		--base=pristine --no-signature --subject-prefix=PATCH \
 		-o "$tmp/out" "pristine..$GEN_BRANCH"
 	rm -rf "$out"
