@@ -93,7 +93,7 @@ if [ -x "$IRQP_TOP/semantic-patches/run-tests.sh" ]; then
 	results_from "$tmp/cocci.res"
 	grep -q '^[0-9]* passed, 0 failed$' "$tmp/cocci" || { tail -n 30 "$tmp/cocci"; result fail cocci-runner; }
 else
-	info "no semantic patches yet"
+	result fail cocci-runner "semantic-patches/run-tests.sh missing"
 fi
 
 stage 5 $STAGES "debug kernel (lockdep, atomic sleep, debug objects, stall detectors)"
