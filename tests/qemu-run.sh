@@ -92,6 +92,9 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m "${QEMU_MEM:
 	-device ide-hd,drive=d0,bus=ahci0.0
 	-device mptsas1068,id=scsi0
 	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:56)
+# QEMU_EXTRA: more QEMU arguments, e.g. "-trace mptsas_irq_intx -D trace.log" to debug.
+# shellcheck disable=SC2206
+qemu+=(${QEMU_EXTRA:-})
 # NO_MPTSAS_DISK=1 leaves the HBA without its disk (harness self-test).
 if [ "${NO_MPTSAS_DISK:-0}" != 1 ]; then
 	qemu+=(-drive "if=none,id=d1,$(disk mptsas)"

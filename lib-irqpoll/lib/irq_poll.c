@@ -369,6 +369,18 @@ bool irq_poll_complete_done(struct irq_poll *iop, int work_done)
 		hrtimer_start(&iop->timer, ns_to_ktime(timeout),
 			      HRTIMER_MODE_REL_PINNED);
 		irq_poll_release(iop);
+		/*
+		 * The timer can expire before the release (a short timeout,
+		 * or this CPU stalled): it then cleared DEFERRED, found the
+		 * instance still owned and gave up, and nothing would ever
+		 * poll the masked device again.  Schedule in its place.
+		 * Fully ordered against the timer by the atomics in
+		 * irq_poll_release() and irq_poll_timer_fn(); if an explicit
+		 * schedule took the instance instead, this does nothing.
+		 */
+		if (!test_bit(IRQ_POLL_F_DEFERRED, &iop->state) &&
+		    __irq_poll_sched(iop))
+			atomic_long_inc(&iop->stats.rearm_races);
 		return false;
 	}
 

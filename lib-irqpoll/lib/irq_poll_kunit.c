@@ -561,6 +561,37 @@ static void irq_poll_test_deferral_fires_and_ends(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
 }
 
+/*
+ * A 1 ns deferral timer expires while the poll that armed it is still
+ * on its way to releasing the instance, often enough under emulation.
+ * The timer then cannot claim the instance; the poll must notice and
+ * schedule it, or the device stays masked with nobody polling.
+ */
+static void irq_poll_test_deferral_timer_beats_release(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, true, 0);
+	int i;
+
+	KUNIT_ASSERT_EQ(test, irq_poll_attr_store(&t->iop, "defer_hard_irqs",
+						  "1", 1), 1L);
+	KUNIT_ASSERT_EQ(test, irq_poll_attr_store(&t->iop, "flush_timeout_ns",
+						  "1", 1), 1L);
+	for (i = 0; i < 500; i++) {
+		ipt_add(t, 1);
+		ipt_sched_sync(t);
+		if (!ipt_wait_for(ipt_idle(t) && !atomic_read(&t->masked) &&
+				  atomic_read(&t->reaped) == i + 1)) {
+			KUNIT_FAIL(test, "round %d: left masked, %d polls, state %#lx",
+				   i, atomic_read(&t->polls), t->iop.state);
+			break;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 500);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_mask), 0);
+	kunit_info(test, "timer expired before release %ld times in 500 rounds\n",
+		   STAT(t, rearm_races));
+}
+
 static void irq_poll_test_deferral_off_by_default(struct kunit *test)
 {
 	struct ipt *t = ipt_new(test, 16, true, 0);
@@ -1072,6 +1103,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_ops_mask_pairing),
 	KUNIT_CASE(irq_poll_test_ops_rearm_race),
 	KUNIT_CASE(irq_poll_test_deferral_fires_and_ends),
+	KUNIT_CASE(irq_poll_test_deferral_timer_beats_release),
 	KUNIT_CASE(irq_poll_test_deferral_off_by_default),
 	KUNIT_CASE(irq_poll_test_deferral_sched_overtakes),
 	KUNIT_CASE(irq_poll_test_legacy_complete_no_deferral),

@@ -95,7 +95,9 @@ struct irq_poll_ops {
  * @reaped: sum of the values ->poll() returned
  * @budget_exhausted: polls that used the whole budget
  * @empty_polls: polls that returned 0
- * @rearm_races: completions found by ->pending() right after unmasking
+ * @rearm_races: reschedules for races at re-arm: ->pending() found a
+ *	completion right after unmasking, or the deferral timer expired
+ *	before the poll had released the instance
  * @deferrals: times the deferral timer was armed instead of unmasking
  *
  * atomic_long_t because a counter may be bumped just after the instance was
