@@ -113,7 +113,7 @@ else
 fi
 
 stage 7 $STAGES "boot in QEMU (TCG) and run the guest tests"
-GUEST_TESTS=${GUEST_TESTS:-boot,fio-ahci,fio-mptsas,net-iperf,ahci-modes,ahci-eio,ahci-switch,ahci-cpuhp,ahci-unbind}
+GUEST_TESTS=${GUEST_TESTS:-boot,fio-ahci,fio-mptsas,net-iperf,ahci-modes,ahci-eio,ahci-switch,ahci-cpuhp,ahci-unbind,mptsas-modes,mptsas-eio,mptsas-switch,mptsas-cpuhp,mptsas-unbind,mptsas-reset,params-input}
 export RUN_DIR=$BUILD_DIR/runs/check-$(date +%Y%m%d-%H%M%S)
 BLKDEBUG=1 "$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-1200}" -T "$GUEST_TESTS" debug
 rc=$?

@@ -249,13 +249,15 @@ set_mode()
 	echo 1 >/proc/sys/kernel/irq_poll
 }
 
-# drv_switch DRIVER 0|1: a driver's own polling switch, where it has one (libahci's
-# irq_poll module parameter; mptbase obeys kernel.irq_poll alone).
+# drv_switch DRIVER 0|1: the driver's own polling switch (the irq_poll module parameter
+# of libahci or mptbase); polling needs it and kernel.irq_poll both at 1.
 drv_switch()
 {
 	case "$1" in
 	ahci) [ -w /sys/module/libahci/parameters/irq_poll ] &&
 		echo "$2" >/sys/module/libahci/parameters/irq_poll ;;
+	mptsas) [ -w /sys/module/mptbase/parameters/irq_poll ] &&
+		echo "$2" >/sys/module/mptbase/parameters/irq_poll ;;
 	esac
 	return 0
 }
