@@ -82,8 +82,8 @@ shell: initramfs-debug
 unit-test:
 	$(Q)$(T)/unit/run.sh
 
-cocci-test:
-	$(Q)semantic-patches/run-tests.sh
+cocci-test: apply
+	$(Q)semantic-patches/run-tests.sh -t $(BUILD_DIR)/src/linux
 
 clean:
 	rm -rf $(BUILD_DIR)/runs

@@ -25,6 +25,36 @@
 // Keywords: blk_iopoll, irq_poll
 
 virtual patch
+virtual report
+
+// Report mode (what "make coccicheck" runs): every call that patch mode
+// renames.  The names are spelt out, not given as an identifier list, so
+// that spatch only parses files containing one of them.
+@r depends on report@
+position p;
+identifier fn;
+@@
+(
+blk_iopoll_init@fn@p(...)
+|
+blk_iopoll_sched@fn@p(...)
+|
+blk_iopoll_sched_prep@fn@p(...)
+|
+__blk_iopoll_complete@fn@p(...)
+|
+blk_iopoll_complete@fn@p(...)
+|
+blk_iopoll_enable@fn@p(...)
+|
+blk_iopoll_disable@fn@p(...)
+)
+
+@script:python depends on report@
+p << r.p;
+fn << r.fn;
+@@
+coccilib.report.print_report(p[0], "%s(): blk_iopoll became irq_poll in 4.5 (511cbce2ff8b), use -D patch" % fn)
 
 @depends on patch@
 @@

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// Find misuse of irq_poll in poll functions, IRQ handlers and teardown:
-///  - irq_poll_complete() reachable without a test of the budget: when the
-///    whole budget was used the softirq still owns the instance and will
-///    re-poll it; completing it as well corrupts the per-CPU poll list,
+///  - irq_poll_complete() or irq_poll_complete_done() reachable without a
+///    test of the budget: when the whole budget was used the softirq still
+///    owns the instance and will re-poll it; completing it as well corrupts
+///    the per-CPU poll list,
 ///  - disable_irq*()/enable_irq() inside a poll function or a function of
 ///    the same file it calls: a poll function runs in softirq context where
 ///    disable_irq() may sleep-wait on the handler, and masking the line hurts
@@ -22,7 +23,8 @@
 // Confidence: Moderate
 // Copyright: (C) 2026 irq-poll developers
 // Options: --no-includes --include-headers
-// Keywords: irq_poll_complete, irq_poll_sched, disable_irq, irq_poll_disable
+// Keywords: irq_poll_complete, irq_poll_sched, disable_irq, irq_poll_disable,
+//           irq_poll_init_named, irq_poll_complete_done
 
 virtual context
 virtual org
@@ -45,12 +47,16 @@ def show(ps, msg, org):
         else:
             coccilib.report.print_report(q, msg)
 
-// Poll functions: passed to irq_poll_init().
+// Poll functions: passed to irq_poll_init() or irq_poll_init_named().
 @pf@
 identifier fn;
 expression x, w;
 @@
+(
 irq_poll_init(x, w, fn)
+|
+irq_poll_init_named(x, w, fn)
+)
 
 @budget exists@
 identifier pf.fn, iop, budget;
@@ -63,7 +69,11 @@ fn(struct irq_poll *iop, int budget)
   ... when != if (<+... budget ...+>) S1 else S2
       when != if (<+... budget ...+>) S1
       when any
+(
   irq_poll_complete@p(...);
+|
+  irq_poll_complete_done@p(...);
+)
   ... when any
   return E;
 }

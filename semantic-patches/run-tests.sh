@@ -3,7 +3,7 @@
 #
 # Run the semantic-patch tests of irq-poll.
 #
-# Usage: run-tests.sh [-v]
+# Usage: run-tests.sh [-v] [-p PRISTINE_TREE] [-t PATCHED_TREE]
 #
 # Each case is tests/<script>/<case>.c; the expected result is
 # <case>.res (patch mode: the transformed file, identical to the input for
@@ -11,6 +11,20 @@
 # path replaced by the case name).  A first line "// spatch: ARGS" adds
 # spatch arguments (e.g. -D handler=foo_irq).  Every script is also
 # checked with --parse-cocci and run once in every virtual mode it declares.
+# The Kconfig helper's cases are tests/irq_poll_kconfig/<case>/: args, in/,
+# out/, and optionally status (expected exit status, default 0) and
+# messages (lines its output must contain).
+#
+# compare-conversions.py then compares the output of irq_poll_convert.cocci
+# and irq_poll_kconfig.sh on the pristine libahci.c and mptbase.c with
+# conversions/{ahci,mptsas}/diffs; each piece is one result.  The pristine
+# tree is PRISTINE_TREE, else $PRISTINE, else $BUILD_DIR/src/pristine
+# (BUILD_DIR defaults to ~/.cache/irq-poll, as in the Makefile); without it
+# the comparison fails.  -v also prints its per-hunk table.
+#
+# With -t, coccicheck-report.sh runs "make coccicheck MODE=report" with each
+# script in PATCHED_TREE (the series applied) and compares the hits with
+# coccicheck-expected.txt; each script is one result (about 25 s).
 #
 # Prints "ok N name"/"not ok N name" and ends with "N passed, N failed".
 #
@@ -18,6 +32,17 @@
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+verbose=0 patched=
+pristine=${PRISTINE:-${BUILD_DIR:-$HOME/.cache/irq-poll}/src/pristine}
+usage() { echo "usage: $0 [-v] [-p PRISTINE_TREE] [-t PATCHED_TREE]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	-v) verbose=1; shift ;;
+	-p) [ $# -ge 2 ] || usage; pristine=$2; shift 2 ;;
+	-t) [ $# -ge 2 ] || usage; patched=$2; shift 2 ;;
+	*) usage ;;
+	esac
+done
 SPATCH=${SPATCH:-spatch}
 if ! command -v "$SPATCH" >/dev/null 2>&1; then
 	echo "run-tests.sh: spatch not found (install coccinelle or set SPATCH)" >&2
@@ -98,10 +123,43 @@ for c in "$here"/tests/irq_poll_kconfig/*/; do
 	rm -rf "$tmp/k"; cp -r "$c/in" "$tmp/k"
 	# shellcheck disable=SC2046
 	"$here/irq_poll_kconfig.sh" -C "$tmp/k" $(cat "$c/args") >"$tmp/log" 2>&1
-	st=$?
+	got=$? want=0
+	[ -e "$c/status" ] && want=$(cat "$c/status")
+	st=0
+	[ "$got" = "$want" ] || { echo "exit status $got, expected $want" >>"$tmp/log"; st=1; }
 	diff -ru "$c/out" "$tmp/k" >"$tmp/diff" 2>&1 || st=1
+	if [ -e "$c/messages" ]; then
+		while IFS= read -r m; do
+			grep -qF -- "$m" "$tmp/log" ||
+				{ echo "missing message: $m" >>"$tmp/diff"; st=1; }
+		done <"$c/messages"
+	fi
 	[ $st = 0 ] || sed 's/^/# /' "$tmp/log" "$tmp/diff"
 	result $st "irq_poll_kconfig/$cname"
 done
+# fold NAME STATUS FILE: "ok - X"/"not ok - X" lines of FILE become results;
+# "# " lines are shown (the "#   " detail lines only with -v).  A crash, or
+# no result at all, is a failure of NAME.
+fold() {
+	local line k=0
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) result 0 "${line#ok - }"; k=$((k + 1)) ;;
+		"not ok - "*) result 1 "${line#not ok - }"; k=$((k + 1)) ;;
+		"#   "*|"# "*": conversions/"*) [ $verbose = 0 ] || echo "$line" ;;
+		*) echo "# ${line#\# }" ;;
+		esac
+	done <"$3"
+	if [ $k = 0 ] || { [ "$2" != 0 ] && ! grep -q '^not ok - ' "$3"; }; then
+		result 1 "$1 (exit status $2)"
+	fi
+}
+# The conversions against the script's output on the pristine drivers.
+"$here/compare-conversions.py" "$pristine" >"$tmp/compare" 2>&1
+fold compare-conversions.py $? "$tmp/compare"
+if [ -n "$patched" ]; then
+	"$here/coccicheck-report.sh" "$patched" >"$tmp/coccicheck" 2>&1
+	fold coccicheck-report.sh $? "$tmp/coccicheck"
+fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
