@@ -10,7 +10,11 @@ fio_verify "$dev" 64m >/tmp/rs.$$ 2>&1 &
 pid=$!
 rc=0
 sleep 2
-mpt-reset ioc 0 || { echo "FAIL: hard reset"; rc=1; }
+# The IOC number grows with every attach (mptsas-unbind rebinds): take it from the
+# instance name, mpt-ioc<N>.
+ioc=$(poll_instances mptsas | head -n 1)
+ioc=${ioc##*/mpt-ioc}
+mpt-reset ioc "$ioc" || { echo "FAIL: hard reset of ioc$ioc"; rc=1; }
 sleep 2
 mpt-reset host "$dev" || { echo "FAIL: host reset"; rc=1; }
 wait $pid || rc=1
