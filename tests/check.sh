@@ -88,7 +88,9 @@ results_from "$tmp/static"
 
 stage 4 $STAGES "semantic patch tests"
 if [ -x "$IRQP_TOP/semantic-patches/run-tests.sh" ]; then
-	"$IRQP_TOP/semantic-patches/run-tests.sh" >"$tmp/cocci" 2>&1
+	# -t: also "make coccicheck MODE=report" over the patched tree's drivers/ that use
+	# the API, against semantic-patches/coccicheck-expected.txt.
+	"$IRQP_TOP/semantic-patches/run-tests.sh" -t "$WORKTREE" >"$tmp/cocci" 2>&1
 	sed -n 's/^\(not ok\|ok\) [0-9]* /\1 cocci./p' "$tmp/cocci" >"$tmp/cocci.res"
 	results_from "$tmp/cocci.res"
 	grep -q '^[0-9]* passed, 0 failed$' "$tmp/cocci" || { tail -n 30 "$tmp/cocci"; result fail cocci-runner; }
@@ -113,7 +115,7 @@ else
 fi
 
 stage 7 $STAGES "boot in QEMU (TCG) and run the guest tests"
-GUEST_TESTS=${GUEST_TESTS:-boot,fio-ahci,fio-mptsas,net-iperf,ahci-modes,ahci-eio,ahci-switch,ahci-cpuhp,ahci-unbind,mptsas-modes,mptsas-eio,mptsas-switch,mptsas-cpuhp,mptsas-unbind,mptsas-reset,params-input}
+GUEST_TESTS=${GUEST_TESTS:-boot,fio-ahci,fio-mptsas,net-iperf,ahci-modes,ahci-eio,ahci-switch,ahci-cpuhp,ahci-unbind,mptsas-modes,mptsas-eio,mptsas-switch,mptsas-cpuhp,mptsas-unbind,mptsas-reset,params-input,vnet-basic,vnet-modes,vnet-unbind}
 export RUN_DIR=$BUILD_DIR/runs/check-$(date +%Y%m%d-%H%M%S)
 BLKDEBUG=1 "$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-1200}" -T "$GUEST_TESTS" debug
 rc=$?

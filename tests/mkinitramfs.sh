@@ -17,7 +17,7 @@ case "$kind" in perf|debug) ;; *) die "usage: $0 perf|debug" ;; esac
 OUT=$BUILD_DIR/out/$kind
 [ -d "$OUT/modroot/lib/modules" ] || die "no modules for the $kind kernel: build it first"
 BUSYBOX=${BUSYBOX:-/bin/busybox}
-require_command fio iperf3 ldd
+require_command fio iperf3 ethtool ldd
 [ -x "$BUSYBOX" ] && "$BUSYBOX" --list | grep -qx sh ||
 	die "static busybox not found at $BUSYBOX (package busybox-static)"
 if ! [ -x "$OUT/usr/gen_init_cpio" ]; then
@@ -54,8 +54,8 @@ for a in $("$BUSYBOX" --list-full); do
 	echo "slink /$a /bin/busybox 777 0 0" >>"$list"
 done
 
-# fio and iperf3 with their libraries; the loader at its canonical path too.
-for bin in fio iperf3; do
+# fio, iperf3 and ethtool with their libraries; the loader at its canonical path too.
+for bin in fio iperf3 ethtool; do
 	addfile "/usr/bin/$bin" "$(command -v $bin)" 755
 	ldd "$(command -v $bin)" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}'
 done | sort -u | while read -r lib; do

@@ -11,9 +11,9 @@
 #   -s          interactive shell on this terminal instead of tests
 #
 # Devices: ich9-ahci with one disk (MSI), mptsas1068 with one scsi-hd (legacy INTx,
-# shared; the wwn must be non-zero or Linux mptsas skips the disk), virtio-net-pci on
-# QEMU user networking (the guest reaches the host's loopback as 10.0.2.2 and nothing
-# else).  The run directory (printed) keeps console.log (ttyS0), ktap.log (ttyS1),
+# shared; the wwn must be non-zero or Linux mptsas skips the disk), virtio-net-pci on a
+# tap device in a network namespace of its own (NET=tap) or on QEMU user networking
+# (NET=user); either way the guest reaches 10.0.2.2 and nothing else.  The run directory (printed) keeps console.log (ttyS0), ktap.log (ttyS1),
 # results/ (benchmark data from ttyS2) and qemu-cmd, so any run can be replayed.
 # Exit: 0 run completed (judge with tests/judge.sh), 1 QEMU or setup failure,
 # 2 timeout.
@@ -52,18 +52,59 @@ for d in ahci mptsas; do
 	truncate -s 512M "$DISKS/$d.img"
 done
 
-# Host end of the network tests: an iperf3 server on the loopback only.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-iperf3 -s -B 127.0.0.1 -p "$port" -D -I "$RUN/iperf3.pid" --logfile "$RUN/iperf3-server.log" ||
-	die "cannot start the host iperf3 server"
+# Host end of the network tests: an iperf3 server and tests/netcheck-server.py (the
+# checksummed transfers), both as 10.0.2.2 to the guest and reachable from nothing else.
+#   NET=tap (default): QEMU runs in a network namespace made here for this run, with a
+#     tap device (vnet_hdr, so checksum and TSO offloads) whose end in the namespace is
+#     10.0.2.2; the servers listen there.  About 3x faster than user networking under TCG.
+#   NET=user: QEMU user networking; the servers listen on the host's 127.0.0.1, which
+#     the guest reaches as 10.0.2.2.
+NET=${NET:-tap}
+free_port()
+{
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port=$(free_port)
+nport=$(free_port)
+ns=
+inns=()
 cleanup()
 {
-	[ -f "$RUN/iperf3.pid" ] && kill "$(cat "$RUN/iperf3.pid")" 2>/dev/null
+	local f
+	for f in "$RUN/iperf3.pid" "$RUN/netcheck.pid"; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	[ -n "$ns" ] && ip netns del "$ns" 2>/dev/null
 	true
 }
 trap cleanup EXIT
+case "$NET" in
+tap)
+	require_command ip
+	ns=irqp-$$
+	ip netns add "$ns" || die "cannot create network namespace $ns (NET=user avoids it)"
+	{ ip -n "$ns" link set lo up &&
+		ip -n "$ns" tuntap add dev tap0 mode tap &&
+		ip -n "$ns" addr add 10.0.2.2/24 dev tap0 &&
+		ip -n "$ns" link set tap0 up; } || die "cannot set up tap0 in $ns (needs /dev/net/tun)"
+	inns=(ip netns exec "$ns")
+	srv=10.0.2.2
+	netdev="tap,id=n0,ifname=tap0,script=no,downscript=no,vhost=off"
+	;;
+user)
+	srv=127.0.0.1
+	netdev="user,id=n0"
+	;;
+*) die "NET must be tap or user, not '$NET'" ;;
+esac
+"${inns[@]}" iperf3 -s -B "$srv" -p "$port" -D -I "$RUN/iperf3.pid" \
+	--logfile "$RUN/iperf3-server.log" || die "cannot start the host iperf3 server"
+"${inns[@]}" python3 "$IRQP_TOP/tests/netcheck-server.py" "$srv" "$nport" "$RUN/netcheck.pid" \
+	>"$RUN/netcheck.log" 2>&1 &
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$RUN/netcheck.pid" ] && break; sleep 0.5; done
+[ -s "$RUN/netcheck.pid" ] || die "cannot start tests/netcheck-server.py" "$RUN/netcheck.log"
 
-append="console=ttyS0,115200 panic=-1 oops=panic nmi_watchdog=0 irqp.port=$port"
+append="console=ttyS0,115200 panic=-1 oops=panic nmi_watchdog=0 irqp.port=$port irqp.nport=$nport"
 [ -n "$tests" ] && append="$append irqp.tests=$tests"
 [ -n "$bench" ] && append="$append irqp.bench=$bench"
 [ "$shell" = 1 ] && append="$append irqp.shell=1"
@@ -91,7 +132,7 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m "${QEMU_MEM:
 	-drive "if=none,id=d0,$(disk ahci)"
 	-device ide-hd,drive=d0,bus=ahci0.0
 	-device mptsas1068,id=scsi0
-	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:56)
+	-netdev "$netdev" -device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:56)
 # QEMU_EXTRA: more QEMU arguments, e.g. "-trace mptsas_irq_intx -D trace.log" to debug.
 # shellcheck disable=SC2206
 qemu+=(${QEMU_EXTRA:-})
@@ -102,7 +143,8 @@ if [ "${NO_MPTSAS_DISK:-0}" != 1 ]; then
 fi
 
 if [ "$shell" = 1 ]; then
-	exec "${qemu[@]}" -serial mon:stdio -serial null -serial null
+	"${inns[@]}" "${qemu[@]}" -serial mon:stdio -serial null -serial null
+	exit $?
 fi
 
 qemu+=(-monitor none -serial "file:$RUN/console.log" -serial "file:$RUN/ktap.log"
@@ -115,7 +157,7 @@ info "booting the $kind kernel (timeout ${timeout_s}s); run dir $RUN"
 
 # QEMU runs in the background; the guest's results are shown as they arrive.
 set +e
-timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$RUN/qemu.out" 2>&1 &
+"${inns[@]}" timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$RUN/qemu.out" 2>&1 &
 qpid=$!
 shown=0
 show_new()

@@ -28,12 +28,34 @@ def cpu_ticks(path):
     return {'user': v[0] + v[1], 'sys': v[2] + v[5] + v[6]}
 
 
-def read_record(d):
-    meta = {}
-    for line in open(os.path.join(d, 'meta')):
+def read_kv(path):
+    """key=value lines of a file."""
+    kv = {}
+    for line in open(path):
         if '=' in line:
             k, v = line.strip().split('=', 1)
-            meta[k] = v
+            kv[k] = v
+    return kv
+
+
+def read_counters(d):
+    """Deltas of the irq_poll instance counters around a job, if recorded."""
+    b, a = os.path.join(d, 'poll.before'), os.path.join(d, 'poll.after')
+    if not (os.path.isfile(b) and os.path.isfile(a)):
+        return {}
+    b, a = read_kv(b), read_kv(a)
+    return {k: int(a[k]) - int(b[k]) for k in a if k in b}
+
+
+def read_timer(d):
+    """Deferral timer delays (tests/guest/bench/disk.sh): requested vs fired."""
+    meta = read_kv(os.path.join(d, 'meta'))
+    us = [int(x) for x in open(os.path.join(d, 'delays_us')).read().split()]
+    return meta, sorted(us)
+
+
+def read_record(d):
+    meta = read_kv(os.path.join(d, 'meta'))
     try:
         out = json.load(open(os.path.join(d, 'out.json')))
     except (ValueError, OSError) as e:
@@ -44,9 +66,11 @@ def read_record(d):
     sys_us = (a['sys'] - b['sys']) * 1e6 / USER_HZ
     row = dict(meta)
     row['irqs'] = irqs
+    row['counters'] = read_counters(d)
     if meta['kind'] == 'disk':
         rd = out['jobs'][0]['read']
         ios = rd['total_ios']
+        row['ios'] = ios
         pct = rd['clat_ns'].get('percentile', {})
         row.update({
             'iops': rd['iops'],
@@ -57,10 +81,17 @@ def read_record(d):
             'sys_us_per_io': sys_us / ios if ios else float('nan'),
         })
     else:
-        s = out['end']['sum_received']
-        gb = s['bytes'] / 1e9
+        end = out['end']
+        if 'sum_received' in end:       # TCP: what the receiver got
+            s = end['sum_received']
+            lost = 0.0
+        else:                           # UDP: one sum, with the receiver's losses
+            s = end['sum']
+            lost = s.get('lost_percent', 0.0)
+        gb = s['bytes'] * (1 - lost / 100.0) / 1e9
         row.update({
-            'gbit_s': s['bits_per_second'] / 1e9,
+            'gbit_s': s['bits_per_second'] * (1 - lost / 100.0) / 1e9,
+            'lost_pct': lost,
             'irq_per_gb': irqs / gb if gb else float('nan'),
             'sys_ms_per_gb': sys_us / 1000.0 / gb if gb else float('nan'),
         })
@@ -72,7 +103,7 @@ COLS = {
              ('p99.9_us', 'p99.9 us', '%.0f'), ('irq_per_io', 'irq/IO', '%.3f'),
              ('sys_us_per_io', 'sys us/IO', '%.1f')],
     'net': [('gbit_s', 'Gbit/s', '%.3f'), ('irq_per_gb', 'irq/GB', '%.0f'),
-            ('sys_ms_per_gb', 'sys ms/GB', '%.0f')],
+            ('sys_ms_per_gb', 'sys ms/GB', '%.0f'), ('lost_pct', 'lost %', '%.1f')],
 }
 
 
@@ -83,21 +114,27 @@ def main(argv):
     run = argv[0]
     base = os.path.join(run, 'results')
     rows = []
+    timers = []
     errors = []
     for name in sorted(os.listdir(base)) if os.path.isdir(base) else []:
         d = os.path.join(base, name)
         if not os.path.isfile(os.path.join(d, 'meta')):
             continue
         try:
-            rows.append(read_record(d))
-        except (ValueError, KeyError, IndexError) as e:
-            errors.append(str(e))
+            if read_kv(os.path.join(d, 'meta')).get('kind') == 'timer':
+                timers.append(read_timer(d))
+            else:
+                rows.append(read_record(d))
+        except (ValueError, KeyError, IndexError, OSError) as e:
+            errors.append('%s: %s' % (d, e))
     if not rows:
         print('report: no benchmark results in %s' % base)
         return 1
     # device, then job, then mode; known names in their natural order first
     order = {n: i for i, n in enumerate(['qd32', 'qd1', 'moderate', 'send', 'receive',
-                                         'off', 'virtio_net', 'on', 'defer', 'threaded'])}
+                                         'udp64-receive', 'off', 'virtio_net',
+                                         'virtio_net-gro', 'on', 'defer', 'threaded',
+                                         'sample-on', 'sample-defer', 'sample-threaded'])}
     rows.sort(key=lambda r: (r['kind'], r['dev'], order.get(r['job'], 99), r['job'],
                              order.get(r['mode'], 99), r['mode']))
     # ratios to the same-boot baseline of the same device and job
@@ -112,18 +149,20 @@ def main(argv):
         kr = [r for r in rows if r['kind'] == kind]
         if not kr:
             continue
-        hdr = '%-10s %-12s %-8s' % ('device', 'mode', 'job')
+        hdr = '%-10s %-16s %-14s' % ('device', 'mode', 'job')
         for _, title, _ in COLS[kind]:
             hdr += ' %18s' % title
         lines += ['', hdr, '-' * len(hdr)]
         for r in kr:
-            s = '%-10s %-12s %-8s' % (r['dev'], r['mode'], r['job'])
+            s = '%-10s %-16s %-14s' % (r['dev'], r['mode'], r['job'])
             for key, _, fmt in COLS[kind]:
-                s += ' %18s' % ((fmt % r[key]) + (' (%.2fx)' % r[key + '_ratio']))
+                ratio = '' if key == 'lost_pct' else ' (%.2fx)' % r[key + '_ratio']
+                s += ' %18s' % ((fmt % r[key]) + ratio)
             lines.append(s)
     lines.append('')
     lines.append('(ratios: to mode "%s" for disks, "%s" for the network, same boot)'
                  % (BASELINE['disk'], BASELINE['net']))
+    lines += evidence(rows, timers)
     text = '\n'.join(lines)
     print(text)
     open(os.path.join(run, 'results.txt'), 'w').write(text + '\n')
@@ -143,6 +182,37 @@ def main(argv):
     return 1 if errors else 0
 
 
+def pct(v, p):
+    """p-th percentile of the sorted list v (nearest rank)."""
+    return v[min(len(v) - 1, max(0, int(round(p / 100.0 * len(v))) - 1))]
+
+
+def evidence(rows, timers):
+    """Why the interrupt figures are what they are: the instances' own counters per
+    disk job, and how late the deferral timer fired."""
+    out = []
+    kr = [r for r in rows if r['kind'] == 'disk' and r['counters'].get('polls')]
+    if kr:
+        hdr = '%-10s %-8s %-10s %12s %12s %12s %12s' % (
+            'device', 'mode', 'job', 'polls/IO', 'reaped/poll', 'empty/poll', 'deferred/IO')
+        out += ['', 'irq_poll counters during each disk job:', hdr, '-' * len(hdr)]
+        for r in kr:
+            c, ios = r['counters'], float(r['ios'] or 1)
+            polls = float(c['polls'])
+            out.append('%-10s %-8s %-10s %12.3f %12.2f %12.2f %12.3f' % (
+                r['dev'], r['mode'], r['job'], polls / ios, c['reaped'] / polls,
+                c['empty_polls'] / polls, c['deferrals'] / ios))
+    for meta, us in timers:
+        if not us:
+            out.append('%s: deferral timer: no samples' % meta['dev'])
+            continue
+        out.append('%s: deferral timer asked for %d us, fired after p50 %d us, p90 %d us, '
+                   'max %d us (%d samples, QD1, defer mode)' % (
+                       meta['dev'], int(meta['requested_ns']) // 1000, pct(us, 50),
+                       pct(us, 90), us[-1], len(us)))
+    return out
+
+
 def plot(run, rows):
     """One PNG per kind: each metric's ratio to baseline, grouped by device/job."""
     for kind in ('disk', 'net'):
@@ -150,13 +220,13 @@ def plot(run, rows):
         if not kr:
             continue
         dat = os.path.join(run, '%s.dat' % kind)
-        metrics = [k for k, _, _ in COLS[kind]]
+        metrics = [k for k, _, _ in COLS[kind] if k != 'lost_pct']
         with open(dat, 'w') as f:
             f.write('label ' + ' '.join(metrics) + '\n')
             for r in kr:
                 f.write('%s/%s/%s ' % (r['dev'], r['job'], r['mode']) +
                         ' '.join('%.4f' % r[m + '_ratio'] for m in metrics) + '\n')
-        titles = [t for _, t, _ in COLS[kind]]
+        titles = [t for k, t, _ in COLS[kind] if k != 'lost_pct']
         script = [
             'set terminal png size 1200,600',
             "set output '%s'" % os.path.join(run, '%s.png' % kind),

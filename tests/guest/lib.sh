@@ -131,9 +131,10 @@ net_if()
 	return 1
 }
 
-# net_up: address the virtio NIC on QEMU's user network.  Only 10.0.2.0/24 is
-# on-link and there is no default route: the guest can reach the host's loopback
-# (10.0.2.2) and nothing else.
+# net_up: address the virtio NIC (virtio_net).  Only 10.0.2.0/24 is on-link and
+# there is no default route: the guest reaches the harness's servers at 10.0.2.2
+# (a tap in a network namespace, or the host's loopback through user networking)
+# and nothing else.
 net_up()
 {
 	local ifc t=20
@@ -148,6 +149,102 @@ net_up()
 	ip link set "$ifc" up
 	NET_IF=$ifc
 	export NET_IF
+}
+
+# virtio_net_dev: the virtio device (virtioN) of the virtio-net NIC.
+virtio_net_dev()
+{
+	local d
+	for d in /sys/bus/virtio/devices/virtio*; do
+		[ "$(cat "$d/device" 2>/dev/null)" = 0x0001 ] && { echo "${d##*/}"; return 0; }
+	done
+	return 1
+}
+
+# net_use DRIVER: hand the virtio NIC to DRIVER (virtio_net, or the sample
+# virtio_net_irq_poll) with sysfs unbind/bind (6.1's virtio bus has no
+# driver_override), address it and wait until 10.0.2.2 answers.  Sets NET_IF.
+net_use()
+{
+	local drv=$1 vdev cur t=30
+	vdev=$(virtio_net_dev) || { echo "no virtio-net device"; return 1; }
+	[ -d "/sys/bus/virtio/drivers/$drv" ] || modprobe "$drv" || return 1
+	cur=
+	[ -e "/sys/bus/virtio/devices/$vdev/driver" ] &&
+		cur=$(basename "$(readlink -f "/sys/bus/virtio/devices/$vdev/driver")")
+	if [ "$cur" != "$drv" ]; then
+		if [ -n "$cur" ]; then
+			echo "$vdev" >"/sys/bus/virtio/drivers/$cur/unbind" || return 1
+		fi
+		echo "$vdev" >"/sys/bus/virtio/drivers/$drv/bind" || return 1
+	fi
+	NET_IF=
+	while [ $t -gt 0 ]; do
+		NET_IF=$(net_if "$drv") && break
+		sleep 1
+		t=$((t - 1))
+	done
+	[ -n "$NET_IF" ] || { echo "no interface bound to $drv"; return 1; }
+	export NET_IF
+	ip link set lo up
+	ip addr add 10.0.2.15/24 dev "$NET_IF" 2>/dev/null
+	ip link set "$NET_IF" up
+	t=20
+	while [ $t -gt 0 ]; do
+		ping -c 1 -W 1 10.0.2.2 >/dev/null 2>&1 && return 0
+		t=$((t - 1))
+	done
+	echo "10.0.2.2 does not answer on $NET_IF ($drv)"
+	return 1
+}
+
+# net_put MIB / net_get MIB: send MIB MiB of random data to the host's
+# netcheck server (tests/netcheck-server.py) / fetch MIB MiB from it, and
+# compare sha256 sums end to end.
+net_put()
+{
+	local n=$(($1 * 1048576)) want got
+	dd if=/dev/urandom of=/tmp/put.$$ bs=1048576 count="$1" 2>/dev/null || return 1
+	want=$(sha256sum </tmp/put.$$ | cut -d' ' -f1)
+	got=$({ echo "PUT $n"; cat /tmp/put.$$; } | timeout 300 nc 10.0.2.2 "$NETCHECK_PORT")
+	rm -f /tmp/put.$$
+	[ "$got" = "$want" ] && { echo "put $1 MiB: sha256 ok"; return 0; }
+	echo "put $1 MiB: sha256 mismatch (sent $want, host got '$got')"
+	return 1
+}
+
+net_get()
+{
+	local n=$(($1 * 1048576)) want got size
+	echo "GET $n irqp$$" | timeout 300 nc 10.0.2.2 "$NETCHECK_PORT" >/tmp/get.$$
+	size=$(stat -c %s /tmp/get.$$)
+	want=$(head -n 1 /tmp/get.$$)
+	got=$(tail -c "$n" /tmp/get.$$ | sha256sum | cut -d' ' -f1)
+	rm -f /tmp/get.$$
+	[ "$size" = $((n + 65)) ] && [ "$got" = "$want" ] &&
+		{ echo "get $1 MiB: sha256 ok"; return 0; }
+	echo "get $1 MiB: $size bytes, sha256 '$got', host sent '$want'"
+	return 1
+}
+
+# vnet_mode MODE: interrupt mode of the sample driver's instances:
+#   on (no deferral, softirq), defer (DEFER_IRQS/DEFER_NS), threaded (kthread).
+vnet_mode()
+{
+	local i insts
+	insts=$(ls -d /sys/kernel/irq_poll/vnet-* 2>/dev/null)
+	[ -n "$insts" ] || { echo "no vnet-* irq_poll instance"; return 1; }
+	for i in $insts; do
+		case "$1" in
+		on) echo 0 >"$i/threaded" && echo 0 >"$i/defer_hard_irqs" &&
+			echo 0 >"$i/flush_timeout_ns" ;;
+		defer) echo 0 >"$i/threaded" && echo "$DEFER_IRQS" >"$i/defer_hard_irqs" &&
+			echo "$DEFER_NS" >"$i/flush_timeout_ns" ;;
+		threaded) echo 0 >"$i/defer_hard_irqs" && echo 0 >"$i/flush_timeout_ns" &&
+			echo 1 >"$i/threaded" ;;
+		*) echo "unknown mode $1"; return 1 ;;
+		esac || return 1
+	done
 }
 
 # fio_verify DEV [SIZE] [OFFSET]: write then read back with crc32c; fio exits
@@ -184,12 +281,14 @@ measure()
 	printf '%s\n' $meta >"$d/meta"
 	echo "irqs=$irqs" | tr ' ' '+' | sed 's/+$//' >>"$d/meta"
 	sync
+	[ -n "${POLL_DRV:-}" ] && poll_counters "$POLL_DRV" >"$d/poll.before"
 	irq_count "$irqs" >"$d/irq.before"
 	grep '^cpu ' /proc/stat >"$d/stat.before"
 	"$@" >"$d/out.json" 2>"$d/err"
 	local rc=$?
 	grep '^cpu ' /proc/stat >"$d/stat.after"
 	irq_count "$irqs" >"$d/irq.after"
+	[ -n "${POLL_DRV:-}" ] && poll_counters "$POLL_DRV" >"$d/poll.after"
 	echo "rc=$rc" >>"$d/meta"
 	echo "$name: rc=$rc irqs=$(( $(cat "$d/irq.after") - $(cat "$d/irq.before") ))"
 	return $rc
@@ -260,6 +359,15 @@ drv_switch()
 		echo "$2" >/sys/module/mptbase/parameters/irq_poll ;;
 	esac
 	return 0
+}
+
+# poll_counters DRIVER: "name=value" lines of the instance counters, summed.
+poll_counters()
+{
+	local c
+	for c in scheduled polls reaped empty_polls rearm_races deferrals; do
+		echo "$c=$(poll_stat "$1" $c)"
+	done
 }
 
 # poll_stat DRIVER COUNTER: a counter summed over the driver's instances.
