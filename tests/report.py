@@ -193,13 +193,13 @@ def evidence(rows, timers):
     out = []
     kr = [r for r in rows if r['kind'] == 'disk' and r['counters'].get('polls')]
     if kr:
-        hdr = '%-10s %-8s %-10s %12s %12s %12s %12s' % (
+        hdr = '%-10s %-12s %-10s %12s %12s %12s %12s' % (
             'device', 'mode', 'job', 'polls/IO', 'reaped/poll', 'empty/poll', 'deferred/IO')
         out += ['', 'irq_poll counters during each disk job:', hdr, '-' * len(hdr)]
         for r in kr:
             c, ios = r['counters'], float(r['ios'] or 1)
             polls = float(c['polls'])
-            out.append('%-10s %-8s %-10s %12.3f %12.2f %12.2f %12.3f' % (
+            out.append('%-10s %-12s %-10s %12.3f %12.2f %12.2f %12.3f' % (
                 r['dev'], r['mode'], r['job'], polls / ios, c['reaped'] / polls,
                 c['empty_polls'] / polls, c['deferrals'] / ios))
     for meta, us in timers:

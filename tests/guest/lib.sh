@@ -323,9 +323,10 @@ DEFER_NS=${DEFER_NS:-100000}
 #   off    kernel.irq_poll=0: the driver's stock interrupt path
 #   on     kernel.irq_poll=1, no deferral
 #   defer  kernel.irq_poll=1 and the instances' defer_hard_irqs/flush_timeout_ns
+#   defer-N-US  as defer, with defer_hard_irqs=N and flush_timeout_ns=US*1000 (sweeps)
 set_mode()
 {
-	local drv=$1 mode=$2 i insts
+	local drv=$1 mode=$2 i insts dirqs=$DEFER_IRQS dns=$DEFER_NS
 	insts=$(poll_instances "$drv")
 	case "$mode" in
 	off)
@@ -333,13 +334,17 @@ set_mode()
 		drv_switch "$drv" 0
 		return 0 ;;
 	on | defer) ;;
+	defer-*-*)
+		dirqs=${mode#defer-}
+		dns=$((${dirqs#*-} * 1000))
+		dirqs=${dirqs%%-*} ;;
 	*) echo "unknown mode $mode"; return 1 ;;
 	esac
 	[ -n "$insts" ] || { echo "$drv has no irq_poll instance"; return 1; }
 	for i in $insts; do
-		if [ "$mode" = defer ]; then
-			echo "$DEFER_IRQS" >"$i/defer_hard_irqs" &&
-				echo "$DEFER_NS" >"$i/flush_timeout_ns" || return 1
+		if [ "$mode" != on ]; then
+			echo "$dirqs" >"$i/defer_hard_irqs" &&
+				echo "$dns" >"$i/flush_timeout_ns" || return 1
 		else
 			echo 0 >"$i/defer_hard_irqs" && echo 0 >"$i/flush_timeout_ns" || return 1
 		fi
