@@ -13,8 +13,9 @@
 # Devices: ich9-ahci with one disk (MSI), mptsas1068 with one scsi-hd (legacy INTx,
 # shared; the wwn must be non-zero or Linux mptsas skips the disk), virtio-net-pci on a
 # tap device in a network namespace of its own (NET=tap) or on QEMU user networking
-# (NET=user); either way the guest reaches 10.0.2.2 and nothing else.  The run directory (printed) keeps console.log (ttyS0), ktap.log (ttyS1),
-# results/ (benchmark data from ttyS2) and qemu-cmd, so any run can be replayed.
+# (NET=user); either way the guest reaches 10.0.2.2 and nothing else.  The run
+# directory (printed) keeps console.log (ttyS0), ktap.log (ttyS1), results/ (benchmark
+# data from ttyS2) and qemu-cmd, so any run can be replayed.
 # Exit: 0 run completed (judge with tests/judge.sh), 1 QEMU or setup failure,
 # 2 timeout.
 set -eu
