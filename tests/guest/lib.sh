@@ -131,19 +131,6 @@ net_if()
 	return 1
 }
 
-# net_up: address the virtio NIC (virtio_net).  Only 10.0.2.0/24 is on-link and
-# there is no default route: the guest reaches the harness's servers at 10.0.2.2
-# (a tap in a network namespace, or the host's loopback through user networking)
-# and nothing else.
-net_up()
-{
-	local ifc t=20
-	while [ $t -gt 0 ]; do
-		ifc=$(net_if virtio_net) && break
-		sleep 1
-		t=$((t - 1))
-	done
-	[ -n "$ifc" ] || { log "no virtio_net interface"; return 1; }
 	ip link set lo up
 	ip addr add 10.0.2.15/24 dev "$ifc" 2>/dev/null
 	ip link set "$ifc" up
@@ -164,6 +151,9 @@ virtio_net_dev()
 # net_use DRIVER: hand the virtio NIC to DRIVER (virtio_net, or the sample
 # virtio_net_irq_poll) with sysfs unbind/bind (6.1's virtio bus has no
 # driver_override), address it and wait until 10.0.2.2 answers.  Sets NET_IF.
+# Only 10.0.2.0/24 is on-link and there is no default route: the guest reaches
+# the harness's servers at 10.0.2.2 (a tap in a network namespace, or the host's
+# loopback through user networking) and nothing else.
 net_use()
 {
 	local drv=$1 vdev cur t=30

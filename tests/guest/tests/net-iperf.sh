@@ -3,7 +3,7 @@
 # iperf3 TCP both ways between the guest (virtio_net) and the host's iperf3 server on
 # its loopback, reached through QEMU user networking as 10.0.2.2.
 . /irqp/lib.sh
-[ -n "$NET_IF" ] || net_up || exit 1
+[ -n "$NET_IF" ] || net_use virtio_net || exit 1
 [ -n "$IPERF_PORT" ] || { echo "no irqp.port on the command line"; exit 1; }
 ping -c 2 -W 5 10.0.2.2 >/dev/null 2>&1 && echo "ping 10.0.2.2: ok"
 rc=0
