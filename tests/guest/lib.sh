@@ -131,13 +131,6 @@ net_if()
 	return 1
 }
 
-	ip link set lo up
-	ip addr add 10.0.2.15/24 dev "$ifc" 2>/dev/null
-	ip link set "$ifc" up
-	NET_IF=$ifc
-	export NET_IF
-}
-
 # virtio_net_dev: the virtio device (virtioN) of the virtio-net NIC.
 virtio_net_dev()
 {

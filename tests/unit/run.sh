@@ -3,7 +3,8 @@
 #
 # Host-side unit tests of the harness: the console scanner on sample logs (clean-*
 # must pass, bad-* must fail naming the report, empty-* must be rejected as not
-# booted) and the KTAP parser on sample streams (NAME.ktap -> NAME.expect, NAME.rc).
+# booted), the KTAP parser on sample streams (NAME.ktap -> NAME.expect, NAME.rc), and
+# the syntax of the guest (busybox sh -n) and host (bash -n) shell scripts.
 #
 # Usage: tests/unit/run.sh     prints ok/not ok lines and "N passed, N failed"
 set -u
@@ -53,6 +54,21 @@ for k in "$here"/ktap/*.ktap; do
 		printf '%s\n' "$out" | sed 's/^/# /'
 		res 1 "ktap.$name"
 	fi
+done
+# Syntax of the shell scripts: the guest's run under busybox sh, where a broken
+# tests/guest/lib.sh kills PID 1 before any test; the host's under bash.
+bb=$(command -v busybox || echo /bin/busybox)
+for f in "$top"/tests/guest/init "$top"/tests/guest/*.sh "$top"/tests/guest/*/*.sh; do
+	out=$("$bb" sh -n "$f" 2>&1)
+	ok=$?
+	[ $ok = 0 ] || printf '%s\n' "$out" | sed 's/^/# /'
+	res $ok "sh-n.${f#"$top"/tests/}"
+done
+for f in "$top"/tests/*.sh "$top"/.ci/run; do
+	out=$(bash -n "$f" 2>&1)
+	ok=$?
+	[ $ok = 0 ] || printf '%s\n' "$out" | sed 's/^/# /'
+	res $ok "bash-n.${f#"$top"/}"
 done
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
