@@ -62,7 +62,7 @@ STAGES=8
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/irqp-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-stage 1 $STAGES "host unit tests (KTAP parser, console scanner)"
+stage 1 $STAGES "host unit tests (KTAP parser, console scanner, report, script syntax)"
 "$IRQP_TOP/tests/unit/run.sh" >"$tmp/unit" 2>&1
 results_from "$tmp/unit"
 

@@ -7,8 +7,10 @@ Usage: report.py RUN_DIR
 Reads RUN_DIR/results/*/ (written by tests/guest/lib.sh measure()) and writes
 RUN_DIR/results.csv, RUN_DIR/results.txt (the table, also printed) and, with gnuplot,
 RUN_DIR/<kind>.png.  Every row carries its ratio to the baseline of the same device
-and job measured in the same boot (disk: mode "off"; network: "virtio_net").  Under
-TCG absolute figures mean little; the ratios are the result.
+and job measured in the same boot (disk: mode "off"; network: "virtio_net").  Jobs run
+in several rounds (meta "round") are paired with their round's baseline and reported
+as medians; RUN_DIR/results-rounds.csv then keeps every round.  Under TCG absolute
+figures mean little; the ratios are the result.
 """
 import csv
 import json
@@ -137,12 +139,15 @@ def main(argv):
                                          'sample-on', 'sample-defer', 'sample-threaded'])}
     rows.sort(key=lambda r: (r['kind'], r['dev'], order.get(r['job'], 99), r['job'],
                              order.get(r['mode'], 99), r['mode']))
-    # ratios to the same-boot baseline of the same device and job
+    # ratios to the same-boot baseline of the same device, job and round
     for r in rows:
         ref = [b for b in rows if b['kind'] == r['kind'] and b['dev'] == r['dev'] and
-               b['job'] == r['job'] and b['mode'] == BASELINE[r['kind']]]
+               b['job'] == r['job'] and b.get('round') == r.get('round') and
+               b['mode'] == BASELINE[r['kind']]]
         for key, _, _ in COLS[r['kind']]:
             r[key + '_ratio'] = (r[key] / ref[0][key]) if ref and ref[0][key] else float('nan')
+    per_round = rows
+    rows = merge_rounds(rows)
 
     lines = []
     for kind in ('disk', 'net'):
@@ -162,24 +167,74 @@ def main(argv):
     lines.append('')
     lines.append('(ratios: to mode "%s" for disks, "%s" for the network, same boot)'
                  % (BASELINE['disk'], BASELINE['net']))
+    lines += spread(rows)
     lines += evidence(rows, timers)
     text = '\n'.join(lines)
     print(text)
     open(os.path.join(run, 'results.txt'), 'w').write(text + '\n')
 
-    keys = ['kind', 'dev', 'mode', 'job', 'irqs']
+    keys = ['kind', 'dev', 'mode', 'job', 'rounds', 'irqs']
     for kind in ('disk', 'net'):
         for key, _, _ in COLS[kind]:
             keys += [key, key + '_ratio']
-    with open(os.path.join(run, 'results.csv'), 'w', newline='') as f:
-        w = csv.DictWriter(f, fieldnames=keys, extrasaction='ignore')
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
+    write_csv(os.path.join(run, 'results.csv'), keys, rows)
+    if any(r['rounds'] > 1 for r in rows):
+        keys[4] = 'round'
+        write_csv(os.path.join(run, 'results-rounds.csv'), keys, per_round)
     plot(run, rows)
     for e in errors:
         print('report: ' + e)
     return 1 if errors else 0
+
+
+def write_csv(path, keys, rows):
+    with open(path, 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=keys, extrasaction='ignore')
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0
+
+
+def merge_rounds(rows):
+    """One row per device, mode and job: the median of its rounds, each metric and
+    each ratio (a ratio pairs a round with its own baseline).  Keeps the per-round
+    throughput and interrupt ratios for spread()."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r['kind'], r['dev'], r['mode'], r['job']), []).append(r)
+    out = []
+    for g in groups.values():
+        m = dict(g[0])
+        m['rounds'] = len(g)
+        m['irqs'] = median([r['irqs'] for r in g])
+        for key, _, _ in COLS[m['kind']]:
+            for k in (key, key + '_ratio'):
+                m[k] = median([r[k] for r in g])
+        m['round_ratios'] = [(r[COLS[m['kind']][0][0] + '_ratio'], r[COLS[m['kind']][1][0] +
+                              '_ratio']) for r in sorted(g, key=lambda r: int(r.get('round', 0)))]
+        out.append(m)
+    return out
+
+
+def spread(rows):
+    """How far the rounds behind each median row lie apart."""
+    kr = [r for r in rows if r['rounds'] > 1 and r['mode'] != BASELINE[r['kind']]]
+    if not kr:
+        return []
+    n = max(r['rounds'] for r in kr)
+    c0, c1 = COLS[kr[0]['kind']][0][1], COLS[kr[0]['kind']][1][1]
+    out = ['', 'medians of %d rounds; each round\'s ratios (%s, %s) to its own baseline:'
+           % (n, c0, c1)]
+    for r in kr:
+        out.append('%-10s %-16s %-14s %s' % (r['dev'], r['mode'], r['job'], '  '.join(
+            '%.2fx %.2fx' % p for p in r['round_ratios'])))
+    return out
 
 
 def pct(v, p):

@@ -4,7 +4,8 @@
 # make run: build the perf kernel, boot it once, measure disk and network traffic in
 # every interrupt mode, print the comparison; CSV and PNG plots land next to the table.
 #
-# Usage: tests/run.sh      (BENCH_SECONDS, BENCH=ahci,mptsas,net override the defaults)
+# Usage: tests/run.sh      (BENCH_SECONDS, BENCH_ROUNDS, BENCH=ahci,mptsas,net,
+#                          NET_MODES, NET_JOBS override the defaults)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -16,10 +17,14 @@ stage 2 $STAGES "perf kernel (no lock debugging)"
 "$IRQP_TOP/tests/build-kernel.sh" perf
 stage 3 $STAGES "initramfs"
 "$IRQP_TOP/tests/mkinitramfs.sh" perf
-stage 4 $STAGES "boot and benchmark (${BENCH:-ahci,mptsas,net}, ${BENCH_SECONDS:-10}s per job)"
+rounds=${BENCH_ROUNDS:-3}
+stage 4 $STAGES "boot and benchmark (${BENCH:-ahci,mptsas,net}, ${BENCH_SECONDS:-10}s per job, network ${rounds} rounds)"
 export RUN_DIR=$BUILD_DIR/runs/run-$(date +%Y%m%d-%H%M%S)
-KERNEL_CMDLINE_EXTRA="irqp.secs=${BENCH_SECONDS:-10} ${KERNEL_CMDLINE_EXTRA:-}" \
-	"$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-1800}" -B "${BENCH:-ahci,mptsas,net}" perf ||
+extra="irqp.secs=${BENCH_SECONDS:-10} irqp.rounds=$rounds"
+[ -n "${NET_MODES:-}" ] && extra="$extra irqp.netmodes=$(echo $NET_MODES | tr ' ' ,)"
+[ -n "${NET_JOBS:-}" ] && extra="$extra irqp.netjobs=$(echo $NET_JOBS | tr ' ' ,)"
+KERNEL_CMDLINE_EXTRA="$extra ${KERNEL_CMDLINE_EXTRA:-}" \
+	"$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-$((1200 + 90 * ${BENCH_SECONDS:-10} * rounds))}" -B "${BENCH:-ahci,mptsas,net}" perf ||
 	die "benchmark boot failed" "$RUN_DIR/console.log"
 python3 "$IRQP_TOP/tests/ktap.py" "$RUN_DIR/ktap.log" >/dev/null ||
 	{ grep -E '^(# |not ok)' "$RUN_DIR/ktap.log" | tail -n 30 >&2; die "a benchmark failed in the guest" "$RUN_DIR/ktap.log"; }

@@ -55,6 +55,10 @@ for k in "$here"/ktap/*.ktap; do
 		res 1 "ktap.$name"
 	fi
 done
+# The report's rounds: paired with their own baseline, medians in the table.
+python3 "$here/report-rounds.py"
+res $? report.rounds
+
 # Syntax of the shell scripts: the guest's run under busybox sh, where a broken
 # tests/guest/lib.sh kills PID 1 before any test; the host's under bash.
 bb=$(command -v busybox || echo /bin/busybox)

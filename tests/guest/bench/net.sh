@@ -5,32 +5,52 @@
 # fixed rate towards the guest, against the harness's iperf3 server at 10.0.2.2.
 # Rows (NET_MODES): virtio_net (NAPI, GRO off: the baseline), virtio_net-gro (GRO on,
 # for reference), and the sample irq_poll driver in modes on, defer and threaded.
+# NET_JOBS picks jobs (send receive udp64).  BENCH_ROUNDS repeats the whole set, every
+# other round in reverse order so drift in the host's load hits all modes alike; the
+# report pairs each round with its own baseline and takes the median.
 . /irqp/lib.sh
 UDP_RATE=${UDP_RATE:-20M}
+MODES=${NET_MODES:-virtio_net virtio_net-gro sample-on sample-defer sample-threaded}
 rc=0
-for mode in ${NET_MODES:-virtio_net virtio_net-gro sample-on sample-defer sample-threaded}; do
+
+# net_bench MODE ROUND: hand the NIC to MODE's driver, then run the jobs.
+net_bench()
+{
+	local mode=$1 round=$2 gro addr irqs job flag
 	case $mode in
-	virtio_net | virtio_net-gro) net_use virtio_net || { rc=1; continue; }
+	virtio_net | virtio_net-gro) net_use virtio_net || return 1
 		gro=off
 		[ $mode = virtio_net-gro ] && gro=on
-		ethtool -K "$NET_IF" gro $gro || { rc=1; continue; } ;;
-	sample-*) net_use virtio_net_irq_poll && vnet_mode "${mode#sample-}" ||
-		{ rc=1; continue; } ;;
-	*) echo "unknown mode $mode"; rc=1; continue ;;
+		ethtool -K "$NET_IF" gro $gro || return 1 ;;
+	sample-*) net_use virtio_net_irq_poll && vnet_mode "${mode#sample-}" || return 1 ;;
+	*) echo "unknown mode $mode"; return 1 ;;
 	esac
 	# MSI-X vectors are allocated anew by each driver: read them after the hand-over.
 	addr=$(pci_addr_of "/sys/class/net/$NET_IF/device")
 	irqs=$(pci_irqs "$addr")
-	echo "$mode: $NET_IF at $addr, irqs $irqs"
-	for dir in send receive; do
-		flag=
-		[ $dir = receive ] && flag=-R
-		measure "net-$mode-$dir" "$irqs" "kind=net dev=virtio-net mode=$mode job=$dir" \
-			iperf3 -c 10.0.2.2 -p "$IPERF_PORT" -t "$BENCH_SECONDS" -O 1 $flag -J || rc=1
+	echo "round $round, $mode: $NET_IF at $addr, irqs $irqs"
+	for job in ${NET_JOBS:-send receive udp64}; do
+		case $job in
+		send) flag= ;;
+		receive) flag=-R ;;
+		udp64) flag="-R -u -l 64 -b $UDP_RATE"; job=udp64-receive ;;
+		*) echo "unknown job $job"; return 1 ;;
+		esac
+		measure "net-$mode-$job-r$round" "$irqs" \
+			"kind=net dev=virtio-net mode=$mode job=$job round=$round" \
+			iperf3 -c 10.0.2.2 -p "$IPERF_PORT" -t "$BENCH_SECONDS" -O 1 $flag -J ||
+			return 1
 	done
-	measure "net-$mode-udp64" "$irqs" "kind=net dev=virtio-net mode=$mode job=udp64-receive" \
-		iperf3 -c 10.0.2.2 -p "$IPERF_PORT" -t "$BENCH_SECONDS" -O 1 -R -u -l 64 \
-		-b "$UDP_RATE" -J || rc=1
+}
+
+round=1
+while [ $round -le "${BENCH_ROUNDS:-1}" ]; do
+	order=$MODES
+	[ $((round % 2)) = 0 ] && order=$(printf '%s\n' $MODES | sed -n '1!G;h;$p')
+	for mode in $order; do
+		net_bench "$mode" $round || rc=1
+	done
+	round=$((round + 1))
 done
 net_use virtio_net >/dev/null || rc=1
 exit $rc
