@@ -3,7 +3,8 @@
 # The sample irq_poll virtio-net driver (samples/irq_poll): hand the NIC over from
 # virtio_net, then link, address and ping; 64 MiB each way with sha256 compared end to
 # end; iperf3 TCP both ways; the instances and the driver's ethtool counters must show
-# that polling did the work.  The NIC goes back to virtio_net at the end.
+# that polling did the work, and that every sent skb was freed by a poll or by
+# ndo_start_xmit().  The NIC goes back to virtio_net at the end.
 . /irqp/lib.sh
 [ -n "$NETCHECK_PORT" ] && [ -n "$IPERF_PORT" ] || { echo "no irqp.port/nport"; exit 1; }
 net_use virtio_net_irq_poll || exit 1
@@ -32,6 +33,16 @@ echo
 # at least the 64 MiB fetched went through the driver's receive path
 by=$(awk '$1 == "rx0_bytes:" { print $2 }' /tmp/es.$$)
 [ "${by:-0}" -gt 67108864 ] || { echo "FAIL: rx0_bytes ${by:-?} after 64 MiB received"; rc=1; }
+# every sent skb was freed by a transmit poll or by ndo_start_xmit(), which did
+# free some during the 64 MiB send (a few packets may leave between the two reads)
+pk=$(awk '$1 == "tx0_packets:" { print $2 }' /tmp/es.$$)
+xf=$(awk '$1 == "tx0_xmit_freed:" { print $2 }' /tmp/es.$$)
+polled=$(cat "/sys/kernel/irq_poll/vnet-$vdev-tx0/reaped")
+echo "tx0: $pk packets freed, $xf by ndo_start_xmit, $polled by polls"
+[ "${xf:-0}" -gt 0 ] || { echo "FAIL: ndo_start_xmit freed nothing"; rc=1; }
+d=$((${pk:-0} - ${xf:-0} - ${polled:-0}))
+[ $d -ge -16 ] && [ $d -le 16 ] ||
+	{ echo "FAIL: tx0_packets - tx0_xmit_freed - reaped = $d"; rc=1; }
 rm -f /tmp/es.$$
 net_use virtio_net || rc=1
 exit $rc

@@ -64,8 +64,10 @@
  * vnet_tx_poll() frees up to @budget transmitted skbs, wakes the queue once
  * a maximal skb fits again, and completes, all under the transmit queue's
  * lock: the lock that ndo_start_xmit() runs under is what keeps ->unmask()
- * from racing with virtqueue_add_outbuf().  ndo_start_xmit() stops the queue
- * when the ring gets near full and schedules the transmit instance itself.
+ * from racing with virtqueue_add_outbuf().  ndo_start_xmit() first frees
+ * what the device has sent since (TCP holds a socket back until its skbs
+ * are freed, and a deferred or threaded poll comes late), stops the queue
+ * when the ring gets near full and then schedules the transmit instance.
  *
  * Both update their counters before completing: after
  * irq_poll_complete_done() the instance may already be polled on another
@@ -219,6 +221,7 @@ struct vnet_tx_stats {
 	u64_stats_t kicks;		/* device notified of new packets */
 	u64_stats_t ring_full;		/* queue stopped for lack of slots */
 	u64_stats_t wakes;		/* queue woken by vnet_tx_poll() */
+	u64_stats_t xmit_freed;		/* ... of @packets, freed by ndo_start_xmit() */
 	u64_stats_t polls;		/* calls of vnet_tx_poll() */
 	u64_stats_t budget_polls;	/* ... that used their whole budget */
 };
@@ -678,6 +681,24 @@ static int vnet_rx_poll(struct irq_poll *iop, int budget)
 }
 
 /*
+ * Free up to @max skbs the device has sent and add their length to *@bytes.
+ * Caller holds the transmit queue's lock.  Returns how many were freed.
+ */
+static unsigned int vnet_tx_free(struct vnet_txq *sq, unsigned int max,
+				 unsigned int *bytes)
+{
+	unsigned int len, n = 0;
+	struct sk_buff *skb;
+
+	while (n < max && (skb = virtqueue_get_buf(sq->vq, &len))) {
+		*bytes += skb->len;
+		dev_consume_skb_any(skb);
+		n++;
+	}
+	return n;
+}
+
+/*
  * Transmit poll: frees up to @budget sent skbs.  Takes the transmit queue's
  * lock, which serialises this virtqueue's users: vnet_start_xmit() adding
  * buffers, this function taking them off, and ->unmask(), which
@@ -688,18 +709,13 @@ static int vnet_tx_poll(struct irq_poll *iop, int budget)
 {
 	struct vnet_txq *sq = to_txq(iop);
 	struct netdev_queue *txq = netdev_get_tx_queue(sq->vi->dev, 0);
-	unsigned int len, bytes = 0;
-	struct sk_buff *skb;
+	unsigned int bytes = 0;
 	bool woke = false;
-	int done = 0;
+	int done;
 
 	__netif_tx_lock(txq, smp_processor_id());
 
-	while (done < budget && (skb = virtqueue_get_buf(sq->vq, &len))) {
-		bytes += skb->len;
-		dev_consume_skb_any(skb);
-		done++;
-	}
+	done = vnet_tx_free(sq, budget, &bytes);
 
 	if (netif_tx_queue_stopped(txq) &&
 	    sq->vq->num_free >= VNET_TX_STOP_SLOTS) {
@@ -822,8 +838,16 @@ static netdev_tx_t vnet_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct vnet_txq *sq = &vi->tx;
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
 	struct virtio_net_hdr_mrg_rxbuf *hdr = vnet_skb_hdr(skb);
+	unsigned int freed, bytes = 0;
 	bool stop, kicked = false;
 	int nsg;
+
+	/*
+	 * Free what was sent since the last poll first: a socket over its
+	 * small-queue limit waits for its skbs to be freed, and the poll may
+	 * be deferred or threaded.  At most a ring's worth: bounded.
+	 */
+	freed = vnet_tx_free(sq, virtqueue_get_vring_size(sq->vq), &bytes);
 
 	/* Fails only for GSO types the device was not offered. */
 	if (unlikely(virtio_net_hdr_from_skb(skb, &hdr->hdr,
@@ -854,6 +878,9 @@ static netdev_tx_t vnet_start_xmit(struct sk_buff *skb, struct net_device *dev)
 			 virtqueue_notify(sq->vq);
 
 	u64_stats_update_begin(&sq->stats.syncp);
+	u64_stats_add(&sq->stats.packets, freed);
+	u64_stats_add(&sq->stats.bytes, bytes);
+	u64_stats_add(&sq->stats.xmit_freed, freed);
 	if (kicked)
 		u64_stats_inc(&sq->stats.kicks);
 	if (stop)
@@ -872,6 +899,9 @@ static netdev_tx_t vnet_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 drop:
 	u64_stats_update_begin(&sq->stats.syncp);
+	u64_stats_add(&sq->stats.packets, freed);
+	u64_stats_add(&sq->stats.bytes, bytes);
+	u64_stats_add(&sq->stats.xmit_freed, freed);
 	u64_stats_inc(&sq->stats.drops);
 	u64_stats_update_end(&sq->stats.syncp);
 	dev_kfree_skb_any(skb);
@@ -1001,14 +1031,15 @@ static const struct vnet_stat_desc vnet_tx_stat_desc[] = {
 	VNET_TX_STAT(kicks),
 	VNET_TX_STAT(ring_full),
 	VNET_TX_STAT(wakes),
+	VNET_TX_STAT(xmit_freed),
 	VNET_TX_STAT(polls),
 	VNET_TX_STAT(budget_polls),
 };
 
 /*
  * After each queue's table come two derived counters: "irqs" (virtqueue
- * callbacks) and "pkts_per_poll" (packets / polls, rounded down), the
- * figure that tells how much polling batches.
+ * callbacks) and "pkts_per_poll" (packets the polls took / polls, rounded
+ * down), the figure that tells how much polling batches.
  */
 #define VNET_DERIVED_STATS	2
 #define VNET_NUM_STATS	(ARRAY_SIZE(vnet_rx_stat_desc) + \
@@ -1070,11 +1101,13 @@ static u64 vnet_stat_read(const void *base, size_t offset)
 
 /*
  * Copy one queue's counters to @data in table order, then the derived ones.
- * @packets and @polls point into the same structure as @base.
+ * @packets, @unpolled (packets not taken by a poll, or NULL) and @polls
+ * point into the same structure as @base.
  */
 static u64 *vnet_put_stats(u64 *data, const struct u64_stats_sync *syncp,
 			   const void *base, const struct vnet_stat_desc *desc,
 			   unsigned int n, const u64_stats_t *packets,
+			   const u64_stats_t *unpolled,
 			   const u64_stats_t *polls,
 			   const struct vnet_irq_stats *irq)
 {
@@ -1086,6 +1119,8 @@ static u64 *vnet_put_stats(u64 *data, const struct u64_stats_sync *syncp,
 		for (i = 0; i < n; i++)
 			data[i] = vnet_stat_read(base, desc[i].offset);
 		npackets = u64_stats_read(packets);
+		if (unpolled)
+			npackets -= u64_stats_read(unpolled);
 		npolls = u64_stats_read(polls);
 	} while (u64_stats_fetch_retry(syncp, start));
 	data += n;
@@ -1108,11 +1143,11 @@ static void vnet_get_ethtool_stats(struct net_device *dev,
 	const struct vnet_tx_stats *ts = &vi->tx.stats;
 
 	data = vnet_put_stats(data, &rs->syncp, rs, vnet_rx_stat_desc,
-			      ARRAY_SIZE(vnet_rx_stat_desc), &rs->packets,
+			      ARRAY_SIZE(vnet_rx_stat_desc), &rs->packets, NULL,
 			      &rs->polls, &vi->rx.irq);
 	vnet_put_stats(data, &ts->syncp, ts, vnet_tx_stat_desc,
 		       ARRAY_SIZE(vnet_tx_stat_desc), &ts->packets,
-		       &ts->polls, &vi->tx.irq);
+		       &ts->xmit_freed, &ts->polls, &vi->tx.irq);
 }
 
 static const struct ethtool_ops vnet_ethtool_ops = {
