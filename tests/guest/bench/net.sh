@@ -4,24 +4,29 @@
 # BENCH_SECONDS guest-send and guest-receive, and a UDP run of 64-byte datagrams at a
 # fixed rate towards the guest, against the harness's iperf3 server at 10.0.2.2.
 # Rows (NET_MODES): virtio_net (NAPI, GRO off: the baseline), virtio_net-gro (GRO on,
-# for reference), and the sample irq_poll driver in modes on, defer and threaded.
+# for reference), virtio_net-defer (GRO off, NAPI's own deferral with the settings of
+# "defer": napi_defer_hard_irqs and gro_flush_timeout), and the sample irq_poll driver
+# in modes on, defer and threaded.
 # NET_JOBS picks jobs (send receive udp64).  BENCH_ROUNDS repeats the whole set, every
 # other round in reverse order so drift in the host's load hits all modes alike; the
 # report pairs each round with its own baseline and takes the median.
 . /irqp/lib.sh
 UDP_RATE=${UDP_RATE:-20M}
-MODES=${NET_MODES:-virtio_net virtio_net-gro sample-on sample-defer sample-threaded}
+MODES=${NET_MODES:-virtio_net virtio_net-gro virtio_net-defer sample-on sample-defer sample-threaded}
 rc=0
 
 # net_bench MODE ROUND: hand the NIC to MODE's driver, then run the jobs.
 net_bench()
 {
-	local mode=$1 round=$2 gro addr irqs job flag
+	local mode=$1 round=$2 gro defer=0 flush=0 addr irqs job flag
 	case $mode in
-	virtio_net | virtio_net-gro) net_use virtio_net || return 1
+	virtio_net | virtio_net-gro | virtio_net-defer) net_use virtio_net || return 1
 		gro=off
 		[ $mode = virtio_net-gro ] && gro=on
-		ethtool -K "$NET_IF" gro $gro || return 1 ;;
+		[ $mode = virtio_net-defer ] && defer=$DEFER_IRQS flush=$DEFER_NS
+		ethtool -K "$NET_IF" gro $gro &&
+			echo $defer >"/sys/class/net/$NET_IF/napi_defer_hard_irqs" &&
+			echo $flush >"/sys/class/net/$NET_IF/gro_flush_timeout" || return 1 ;;
 	sample-*) net_use virtio_net_irq_poll && vnet_mode "${mode#sample-}" || return 1 ;;
 	*) echo "unknown mode $mode"; return 1 ;;
 	esac
