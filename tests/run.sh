@@ -9,6 +9,26 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+# Refuse bad settings before anything is built or booted.
+rounds=${BENCH_ROUNDS:-3}
+for v in "BENCH_SECONDS=${BENCH_SECONDS:-10}" "BENCH_ROUNDS=$rounds"; do
+	case "${v#*=}" in
+	'' | *[!0-9]* | 0*) die "${v%%=*} must be a positive whole number, not '${v#*=}'" ;;
+	esac
+done
+for m in ${NET_MODES:-}; do
+	case "$m" in
+	virtio_net | virtio_net-gro | virtio_net-defer | sample-on | sample-defer | sample-threaded) ;;
+	*) die "NET_MODES: unknown mode '$m' (virtio_net virtio_net-gro virtio_net-defer sample-on sample-defer sample-threaded)" ;;
+	esac
+done
+for j in ${NET_JOBS:-}; do
+	case "$j" in
+	send | receive | udp64) ;;
+	*) die "NET_JOBS: unknown job '$j' (send receive udp64)" ;;
+	esac
+done
+
 STAGES=5
 stage 1 $STAGES "apply the patch series to the work tree"
 "$IRQP_TOP/tests/series.sh" check || echo "WARNING: patches/ is stale; building the committed series (run 'make patches')" >&2
@@ -17,7 +37,6 @@ stage 2 $STAGES "perf kernel (no lock debugging)"
 "$IRQP_TOP/tests/build-kernel.sh" perf
 stage 3 $STAGES "initramfs"
 "$IRQP_TOP/tests/mkinitramfs.sh" perf
-rounds=${BENCH_ROUNDS:-3}
 stage 4 $STAGES "boot and benchmark (${BENCH:-ahci,mptsas,net}, ${BENCH_SECONDS:-10}s per job, network ${rounds} rounds)"
 export RUN_DIR=$BUILD_DIR/runs/run-$(date +%Y%m%d-%H%M%S)
 extra="irqp.secs=${BENCH_SECONDS:-10} irqp.rounds=$rounds"

@@ -59,6 +59,16 @@ done
 python3 "$here/report-rounds.py"
 res $? report.rounds
 
+# make run refuses bad benchmark settings up front, naming the variable.
+for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS=tcp; do
+	out=$(env "$bad" bash "$top/tests/run.sh" 2>&1)
+	rc=$?
+	[ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^ERROR: ${bad%%=*}"
+	ok=$?
+	[ $ok = 0 ] || printf '%s\n' "$out" | head -n 3 | sed 's/^/# /'
+	res $ok "run-refuses.$bad"
+done
+
 # Syntax of the shell scripts: the guest's run under busybox sh, where a broken
 # tests/guest/lib.sh kills PID 1 before any test; the host's under bash.
 bb=$(command -v busybox || echo /bin/busybox)
