@@ -135,8 +135,9 @@ def main(argv):
     # device, then job, then mode; known names in their natural order first
     order = {n: i for i, n in enumerate(['qd32', 'qd1', 'moderate', 'send', 'receive',
                                          'udp64-receive', 'off', 'virtio_net',
-                                         'virtio_net-gro', 'virtio_net-defer', 'on', 'defer', 'threaded',
-                                         'sample-on', 'sample-defer', 'sample-threaded'])}
+                                         'virtio_net-gro', 'virtio_net-defer', 'on',
+                                         'defer', 'threaded', 'sample-on', 'sample-defer',
+                                         'sample-threaded'])}
     rows.sort(key=lambda r: (r['kind'], r['dev'], order.get(r['job'], 99), r['job'],
                              order.get(r['mode'], 99), r['mode']))
     # ratios to the same-boot baseline of the same device, job and round
