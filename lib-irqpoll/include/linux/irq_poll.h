@@ -5,82 +5,95 @@
  * A driver embeds a struct irq_poll per completion queue.  Its interrupt
  * handler schedules the instance instead of reaping completions in hard-IRQ
  * context; the library then calls the driver's poll function from the
- * IRQ_POLL softirq (or from a per-instance kthread in threaded mode) with a
- * budget, for as long as the device keeps it busy.  See
- * Documentation/core-api/irq_poll.rst.
+ * IRQ_POLL softirq (or from a per-instance kthread) with a budget, for as
+ * long as the device keeps it busy.  See Documentation/core-api/irq_poll.rst.
  *
- * Instance states, their encoding in irq_poll.state and the allowed moves:
+ * States of an instance, their encoding in irq_poll.state and the moves:
  *
- *  state      encoding                     next state   moved by
- *  ---------  ---------------------------  -----------  ----------------------
- *  idle       !SCHED                       scheduled    irq_poll_sched() (IRQ
- *                                                       handler, deferral timer,
- *                                                       unmask re-check)
- *                                          disabled     irq_poll_disable()
- *  scheduled  SCHED, on a per-CPU list or  polling      softirq or kthread
- *             SCHED_THREADED set                        picking it up
- *  polling    SCHED, off every list,       idle         driver completes
- *             ->poll() running                          (< budget used)
- *                                          deferred     irq_poll_complete_done()
- *                                                       with deferral armed
- *                                          scheduled    poll used its budget
- *                                                       (library requeues)
- *                                          disabled     poll ends while
- *                                                       DISABLE is pending
- *  deferred   !SCHED, DEFERRED, MASKED,    scheduled    hrtimer expiry, or any
- *             hrtimer armed                             irq_poll_sched()
- *                                          disabled     irq_poll_disable()
- *  disabled   SCHED, DISABLED              idle         irq_poll_enable()
+ *  state      encoding                   next         moved by
+ *  ---------  -------------------------  -----------  ------------------------
+ *  idle       !SCHED                     scheduled    irq_poll_sched() or
+ *                                                     irq_poll_handoff()
+ *                                        disabled     irq_poll_disable()
+ *  scheduled  SCHED, on a per-CPU list   polling      IRQ_POLL softirq, or the
+ *             or handed to the kthread                kthread
+ *  polling    SCHED, ->poll() running    scheduled    library: budget used, or
+ *                                                     work seen at the end
+ *                                                     (MISSED, ->pending())
+ *                                        idle         library, after ->poll()
+ *                                                     completed
+ *                                        deferred     library, after
+ *                                                     irq_poll_complete_done()
+ *                                                     with deferral due
+ *                                        disabled     library, for a waiting
+ *                                                     irq_poll_disable()
+ *  deferred   SCHED, DEFERRED, device    scheduled    hrtimer, or
+ *             masked, hrtimer armed                   irq_poll_sched()
+ *                                        disabled     irq_poll_disable()
+ *  disabled   SCHED, DISABLED            idle         last irq_poll_enable()
+ *                                        scheduled    same, with ops
  *
- * Ownership: whoever sets SCHED owns the instance until it clears SCHED, and
- * is the only one allowed to touch ->list, to call ->poll() and to mask or
- * unmask the device through ->ops.  Ownership is handed from the scheduler
- * to the softirq through the per-CPU list and to the kthread through
- * SCHED_THREADED; it ends in irq_poll_complete*() (driver, from ->poll()) or
- * in the library when a disable is pending.  irq_poll_disable() takes
- * ownership itself and keeps it until irq_poll_enable().
+ * Whoever moves an instance out of idle owns it: only the owner touches
+ * ->list, calls ->poll(), ->unmask() and ->pending(), and moves it on.
+ * Ownership passes from the scheduler to the softirq through the per-CPU
+ * list, to the kthread through a hand-off bit, to the deferral timer
+ * through DEFERRED (which irq_poll_sched() and irq_poll_disable() may take
+ * back), and ends in the library after ->poll() returned.  A schedule that
+ * finds the instance owned sets MISSED, and the owner polls again rather
+ * than go idle with it set: no schedule is ever lost.  "off", the mode of
+ * a switchable instance that does not poll, is the disabled state held by
+ * the library.
+ *
+ * SCHED and DISABLE keep their 6.1 bit numbers; the other bits are private
+ * to lib/irq_poll.c.
  */
 #ifndef IRQ_POLL_H
 #define IRQ_POLL_H
 
-#include <linux/atomic.h>
 #include <linux/bits.h>
-#include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
 struct irq_poll;
-struct irq_poll_kobj;
-struct task_struct;
+struct irq_poll_ext;
 
 /**
  * typedef irq_poll_fn - driver callback that reaps completions
  * @iop: the instance being polled
  * @budget: maximum number of completions to reap in this call
  *
- * Called in softirq context (BH disabled, also in threaded mode), never
+ * Called with BH disabled (from the IRQ_POLL softirq, the instance's
+ * kthread, or irq_poll_disable() draining the instance), never
  * concurrently with itself for the same @iop.  If it reaps fewer than
- * @budget completions it must call irq_poll_complete() or
- * irq_poll_complete_done() before returning; if it used its whole budget it
- * must not, and the library polls it again.
+ * @budget completions it calls irq_poll_complete() or
+ * irq_poll_complete_done() before returning; if it used its whole budget
+ * it must not, and the library polls it again.
  *
  * Return: the number of completions reaped.
  */
 typedef int (irq_poll_fn)(struct irq_poll *iop, int budget);
 
 /**
- * struct irq_poll_ops - optional device masking callbacks
- * @mask: mask the device's completion interrupt (at the device, not the
- *	  IRQ line).  Called once when the instance is scheduled.
- * @unmask: unmask it again.  Called once when the instance goes idle, or
- *	    from irq_poll_disable().  Exactly one @unmask follows each @mask.
- * @pending: return true if completions are waiting.  Called right after
- *	     @unmask to close the re-arm race; may run concurrently with
- *	     ->poll() on another CPU, so it must only peek.
+ * struct irq_poll_ops - device masking callbacks of a named instance
+ * @mask: mask the device's completion interrupt, at the device, not the
+ *	  IRQ line.  Called by irq_poll_sched() and irq_poll_handoff(), in
+ *	  their caller's context (typically the interrupt handler, under
+ *	  the locks it holds) with local interrupts disabled, whenever the
+ *	  device must be quiet: when the call scheduled the instance, and
+ *	  also when it found the instance busy or disabled, so that a
+ *	  level-triggered line is never left asserted.  Not called for a
+ *	  switchable instance that is off.  Must be idempotent.
+ * @unmask: unmask it again.  Called by the owner when the instance goes
+ *	    idle, and by irq_poll_disable() of a switchable instance, with
+ *	    BH disabled and no lock of the driver held.  Must be idempotent.
+ * @pending: optional; return true if completions are waiting.  Called by
+ *	     the owner right after @unmask, with BH disabled and no lock of
+ *	     the driver held, to close the re-arm race on devices that do
+ *	     not interrupt again for a completion that arrived while they
+ *	     were masked.  Must only peek.  May be NULL for devices that do
+ *	     (level-triggered lines, latched interrupt status).
  *
- * All three run in any context (hard IRQ, softirq, task with BH disabled)
- * and must not sleep.  Drivers without ops mask and unmask by hand, as
- * before.
+ * None of them may sleep.
  */
 struct irq_poll_ops {
 	void (*mask)(struct irq_poll *iop);
@@ -89,142 +102,111 @@ struct irq_poll_ops {
 };
 
 /**
- * struct irq_poll_stats - per-instance counters, shown in sysfs
- * @scheduled: idle (or deferred) to scheduled transitions
- * @polls: calls of ->poll()
- * @reaped: sum of the values ->poll() returned
- * @budget_exhausted: polls that used the whole budget
- * @empty_polls: polls that returned 0
- * @rearm_races: reschedules for races at re-arm: ->pending() found a
- *	completion right after unmasking, or the deferral timer expired
- *	before the poll had released the instance
- * @deferrals: times the deferral timer was armed instead of unmasking
- *
- * atomic_long_t because a counter may be bumped just after the instance was
- * released (and rescheduled on another CPU); all updates are relaxed and
- * readers only want a monotonic snapshot.
- */
-struct irq_poll_stats {
-	atomic_long_t scheduled;
-	atomic_long_t polls;
-	atomic_long_t reaped;
-	atomic_long_t budget_exhausted;
-	atomic_long_t empty_polls;
-	atomic_long_t rearm_races;
-	atomic_long_t deferrals;
-};
-
-/**
  * struct irq_poll - one polled completion source
- * @list: entry on a per-CPU poll list; only the SCHED owner touches it
- * @state: IRQ_POLL_F_* state bits, see the table at the top of this file
- * @weight: budget handed to ->poll() per call (sysfs "weight")
+ * @list: entry on a per-CPU poll list; only the owner touches it
+ * @state: state bits, see the table at the top of this file
+ * @weight: budget handed to ->poll() per call
+ * @disable_depth: irq_poll_disable() calls not yet undone by
+ *		   irq_poll_enable(); under the library's lock
  * @poll: the driver's poll function
- * @ops: optional device masking callbacks, or NULL
- * @name: sysfs and trace name (named instances only), or NULL
- * @id: instance number for traces (a counter bumped by each init)
- * @flags: IRQ_POLL_F_SWITCHABLE, IRQ_POLL_F_THREADED
- * @defer_hard_irqs: empty polls tolerated with the device masked
- * @defer_count: remaining empty polls before unmasking (SCHED owner only)
- * @pollers: ->poll() calls in flight, including the library's bookkeeping
- *	     after a poll that completed; irq_poll_disable() waits for 0
- * @flush_timeout_ns: deferral timer period in ns; 0 disables deferral
- * @threaded: poll from @thread instead of the softirq
- * @thread: the polling kthread while @threaded (or while being stopped)
- * @timer: deferral timer
- * @stats: counters
- * @kobj: sysfs directory of a named instance
+ * @ops: device masking callbacks, or NULL
+ * @ext: configuration, statistics, timer and kthread of a named
+ *	 instance (irq_poll_init_named()); NULL for irq_poll_init()
  *
  * Embed in the driver's per-queue structure and set up with irq_poll_init()
  * or irq_poll_init_named().  All fields are private to lib/irq_poll.c.
+ * An unnamed instance fits in one cache line.
  */
 struct irq_poll {
 	struct list_head list;
 	unsigned long state;
 	int weight;
+	unsigned int disable_depth;
 	irq_poll_fn *poll;
-
 	const struct irq_poll_ops *ops;
-	const char *name;
-	unsigned int id;
-	unsigned int flags;
-	int defer_hard_irqs;
-	int defer_count;
-	atomic_t pollers;
-	u32 flush_timeout_ns;
-	bool threaded;
-	struct task_struct *thread;
-	struct hrtimer timer;
-	struct irq_poll_stats stats;
-	struct irq_poll_kobj *kobj;
+	struct irq_poll_ext *ext;
+};
+
+/* Bits in irq_poll.state that 6.1 had; the others are private. */
+enum {
+	IRQ_POLL_F_SCHED		= 0,	/* owned, see above */
+	IRQ_POLL_F_DISABLE		= 1,	/* irq_poll_disable() running */
+};
+
+/**
+ * enum irq_poll_mode - how a named instance is polled
+ * @IRQ_POLL_MODE_OFF: not at all; irq_poll_handoff() returns false and
+ *		       the driver's interrupt handler reaps completions
+ *		       itself.  Only for IRQ_POLL_CFG_SWITCHABLE instances.
+ * @IRQ_POLL_MODE_SOFTIRQ: from the IRQ_POLL softirq of the CPU that
+ *			   scheduled the instance
+ * @IRQ_POLL_MODE_THREADED: from a kthread of its own, "irq_poll/<name>"
+ */
+enum irq_poll_mode {
+	IRQ_POLL_MODE_OFF,
+	IRQ_POLL_MODE_SOFTIRQ,
+	IRQ_POLL_MODE_THREADED,
 };
 
 /*
- * Bit numbers in irq_poll.state.  SCHED and DISABLE keep their 6.1 numbers.
+ * Flags for irq_poll_config.flags.  IRQ_POLL_CFG_SWITCHABLE: the driver's
+ * interrupt handler can reap completions itself, so the instance may be
+ * switched off (sysfs "mode", the kernel.irq_poll sysctl); it starts in
+ * the mode kernel.irq_poll gives (off at 0, softirq at 1), and its handler
+ * uses irq_poll_handoff().
  */
-enum {
-	IRQ_POLL_F_SCHED		= 0,	/* owned: scheduled/polling/disabled */
-	IRQ_POLL_F_DISABLE		= 1,	/* irq_poll_disable() in progress */
-	IRQ_POLL_F_DISABLED		= 2,	/* disabled, SCHED held by disabler */
-	IRQ_POLL_F_SCHED_THREADED	= 3,	/* handed to the kthread */
-	IRQ_POLL_F_MASKED		= 4,	/* ops->mask() called, no unmask yet */
-	IRQ_POLL_F_DEFERRED		= 5,	/* deferral timer armed */
-};
-
-/* Flags for irq_poll_config.flags (and irq_poll.flags) */
-#define IRQ_POLL_F_SWITCHABLE	BIT(0)	/* obeys the kernel.irq_poll sysctl */
-#define IRQ_POLL_F_THREADED	BIT(1)	/* start in threaded mode */
+#define IRQ_POLL_CFG_SWITCHABLE		BIT(0)
 
 /*
  * Budget per ->poll() call when the driver passes weight 0: NAPI's
  * NAPI_POLL_WEIGHT, which lets a default softirq budget of 256 serve at
  * least four busy instances per run.
  */
-#define IRQ_POLL_DEFAULT_WEIGHT	64
+#define IRQ_POLL_DEFAULT_WEIGHT		64
+
+/*
+ * Largest weight: four default softirq budgets.  Beyond that one ->poll()
+ * call could hold the CPU for milliseconds with BH disabled.
+ */
+#define IRQ_POLL_MAX_WEIGHT		1024
 
 /**
  * struct irq_poll_config - parameters of a named instance
- * @name: directory name under /sys/kernel/irq_poll/; unique, no '/',
- *	  at most 63 characters; copied
- * @weight: budget per ->poll() call; 0 means IRQ_POLL_DEFAULT_WEIGHT
- * @ops: optional device masking callbacks; must outlive the instance
- * @flags: IRQ_POLL_F_SWITCHABLE and/or IRQ_POLL_F_THREADED
- * @defer_hard_irqs: initial sysfs defer_hard_irqs (0: no deferral)
- * @flush_timeout_ns: initial sysfs flush_timeout_ns (0: no deferral)
+ * @name: directory name under /sys/kernel/irq_poll/instances/ and kthread
+ *	  name suffix; unique, 1 to 31 characters, none of them '/', blank
+ *	  or a control character, and neither "." nor ".."; copied
+ * @weight: budget per ->poll() call, 1 to IRQ_POLL_MAX_WEIGHT; 0 means
+ *	    IRQ_POLL_DEFAULT_WEIGHT
+ * @ops: device masking callbacks, or NULL; must outlive the instance
+ * @flags: IRQ_POLL_CFG_* flags
+ * @defer_hard_irqs: initial deferral setting (0: none; needs @ops), see
+ *		     irq_poll_complete_done()
+ * @flush_timeout_ns: initial deferral timer period (0: none; needs @ops)
  */
 struct irq_poll_config {
 	const char *name;
 	int weight;
 	const struct irq_poll_ops *ops;
 	unsigned int flags;
-	int defer_hard_irqs;
+	unsigned int defer_hard_irqs;
 	u32 flush_timeout_ns;
 };
 
-/* 6.1 API, unchanged signatures and semantics */
-void irq_poll_sched(struct irq_poll *iop);
+/* The 6.1 API; irq_poll_sched() now says whether it scheduled. */
 void irq_poll_init(struct irq_poll *iop, int weight, irq_poll_fn *poll_fn);
+bool irq_poll_sched(struct irq_poll *iop);
 void irq_poll_complete(struct irq_poll *iop);
 void irq_poll_enable(struct irq_poll *iop);
 void irq_poll_disable(struct irq_poll *iop);
 
-/* Named instances, device masking, deferral and threading */
+/* Named instances: device masking, deferral, modes, sysfs */
 int irq_poll_init_named(struct irq_poll *iop,
 			const struct irq_poll_config *cfg,
 			irq_poll_fn *poll_fn);
 void irq_poll_destroy(struct irq_poll *iop);
-bool irq_poll_active(const struct irq_poll *iop);
+bool irq_poll_handoff(struct irq_poll *iop);
 bool irq_poll_complete_done(struct irq_poll *iop, int work_done);
-int irq_poll_set_threaded(struct irq_poll *iop, bool threaded);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/* Test hooks for lib/irq_poll_kunit.c only (include/kunit/visibility.h) */
-struct ctl_table;
-extern struct ctl_table irq_poll_sysctls[];
-ssize_t irq_poll_attr_store(struct irq_poll *iop, const char *attr,
-			    const char *buf, size_t count);
-ssize_t irq_poll_attr_show(struct irq_poll *iop, const char *attr, char *buf);
-unsigned long irq_poll_squeezed(void);
-#endif
+bool irq_poll_active(const struct irq_poll *iop);
+int irq_poll_set_mode(struct irq_poll *iop, enum irq_poll_mode mode);
 
 #endif /* IRQ_POLL_H */
