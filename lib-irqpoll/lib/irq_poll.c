@@ -3,57 +3,76 @@
  * irq_poll: polled completion processing for interrupting devices
  *
  * Lineage: blk-iopoll (2009) brought NAPI's interrupt mitigation to block
- * drivers; it became the subsystem-neutral irq_poll in 2015.  This version
- * keeps that API and adds device masking callbacks, IRQ deferral, threaded
- * polling, per-instance configuration and statistics, and trace points.
+ * drivers and became the subsystem-neutral irq_poll in 2015.  This version
+ * keeps that API and adds what NAPI learned since.  The states and who
+ * moves between them are tabled in include/linux/irq_poll.h; this comment
+ * argues why the moves are safe.
  *
- * Why this is correct
- * -------------------
- * Ownership.  IRQ_POLL_F_SCHED is a lock on the instance: irq_poll_sched()
- * wins it with test_and_set_bit() and hands the instance either to this
- * CPU's poll list (softirq mode) or to the instance's kthread through
- * IRQ_POLL_F_SCHED_THREADED (threaded mode).  Exactly one context owns a
- * scheduled instance; only the owner touches ->list, calls ->poll() and
- * masks or unmasks the device.  Ownership ends when the driver completes
- * from inside ->poll(), or in the library when a disable is pending, and
- * the release is a clear_bit_unlock() so the next owner's test_and_set_bit()
- * sees everything the previous one did.
+ * Ownership.  IRQ_POLL_F_SCHED is a lock on the instance.  A schedule wins
+ * it with a cmpxchg on ->state and hands the instance to this CPU's poll
+ * list or to the instance's kthread; the owner polls, and the library gives
+ * the lock up only after ->poll() has returned, so nothing runs on behalf
+ * of the instance once it is idle: the counters are plain stores of the
+ * owner, and irq_poll_disable() needs nothing but the lock to know that
+ * the instance is quiet.  irq_poll_complete*() only records the driver's
+ * wish, in the per-CPU record of the poll in progress.
  *
- * Budget.  ->poll() gets at most ->weight completions per call.  Using the
- * whole weight means "there is more": the driver must not complete, the
- * library keeps ownership and requeues the instance at the tail of the
- * list, so busy instances on one CPU are served round robin.  A softirq
- * run stops once it reaped kernel.irq_poll_budget completions or ran for
- * kernel.irq_poll_budget_usecs, re-raises itself for the rest and counts a
- * squeeze; __do_softirq() then decides whether ksoftirqd takes over, so a
- * flood of completions cannot starve the CPU.
+ * No lost schedule.  A schedule that finds SCHED set sets MISSED in the
+ * same cmpxchg.  The owner goes idle with a cmpxchg that fails while
+ * MISSED is set, and then polls again instead: whatever the lost schedule
+ * was for is reaped by that poll.  So a driver may complete and reschedule
+ * right away (ib_poll_handler() does), and an interrupt at any point of a
+ * poll is never dropped.
  *
- * Completing.  irq_poll_complete*() is only valid from inside ->poll()
- * (checked through the per-CPU irq_poll_running record, which also carries
- * the budget of the current call).  It releases ownership at once, as the
- * 6.1 API did, so a driver may reschedule from ->poll() right after
- * completing.  Because the instance can then be owned elsewhere, the
- * library touches nothing but counters and trace points after such a
- * ->poll() returns, and ->pollers keeps irq_poll_disable() (and thus the
- * driver's free) waiting until that is done.
+ * Level-triggered lines.  An interrupt handler must not return with its
+ * device still asserting the line, whether or not its schedule won: on
+ * the CPU whose softirq it interrupted, the owner cannot run until the
+ * handler stops firing.  With ops the library masks the device for every
+ * schedule that does not find the instance off.  A schedule that loses
+ * sets MISSED together with MASKING, masks, and clears MASKING with
+ * release semantics; the owner waits for MASKING to clear before it acts
+ * on MISSED, so that mask has reached the device before the owner's next
+ * ->unmask() and cannot land after it, leaving an idle instance masked.
  *
- * The unmask race.  A completion that lands after ->poll() looked for the
- * last time but before the device is unmasked raises no interrupt.  With
- * ops, the library unmasks while it still owns the instance, releases it,
- * and only then asks ->pending(): an interrupt in between finds the
- * instance owned and is dropped, but ->pending() then sees its completion
- * and reschedules; an interrupt after the release schedules by itself.
- * Either way nothing is left behind.  Drivers without ops must do the same
- * by hand (see ib_poll_handler() for the pattern).
+ * The re-arm race.  A completion that arrives after the last look of
+ * ->poll() but before ->unmask() raises no interrupt on devices that do
+ * not latch while masked.  The owner therefore unmasks while it still owns
+ * the instance and asks ->pending(); a completion seen there is polled at
+ * once.  An interrupt raised by the unmask either finds the instance owned
+ * (MISSED: polled again) or idle (scheduled normally).
+ *
+ * Budget.  ->poll() gets at most ->weight completions per call.  Using all
+ * of it means "there is more": the instance stays owned and goes to the
+ * tail of the list, so busy instances on one CPU are served round robin.
+ * A softirq run stops after kernel.irq_poll_budget completions or
+ * kernel.irq_poll_budget_usecs and re-raises itself for the rest;
+ * __do_softirq() then decides whether ksoftirqd takes over, so a flood of
+ * completions cannot starve the CPU.
  *
  * Deferral.  With defer_hard_irqs and flush_timeout_ns set, a completion
- * keeps the device masked and arms a pinned hrtimer instead; the timer
- * reschedules the instance.  The instance is released (idle, DEFERRED) in
- * between, so an explicit irq_poll_sched() still works at any time.
+ * keeps the device masked and hands ownership to a pinned hrtimer through
+ * DEFERRED; the timer, an irq_poll_sched() or irq_poll_disable() takes it
+ * back by clearing DEFERRED, whichever comes first.  The timer is armed
+ * under ->timer_lock with DEFERRED set first, so that a disable which took
+ * DEFERRED and then took the lock knows no arming is still under way when
+ * it cancels the timer.
+ *
+ * Disable.  irq_poll_disable() nests.  The first caller sets DISABLE,
+ * takes ownership when the owner lets go (or from the timer) and marks
+ * the instance DISABLED; the others wait for DISABLED.  A switchable
+ * instance goes back to its driver's interrupt path, so the disabler first
+ * drains it as its owner: it polls, unmasks, re-checks, and only sets
+ * DISABLED with a cmpxchg that fails while MISSED is set.  Until then
+ * irq_poll_handoff() keeps telling handlers that polling takes their
+ * completions, and afterwards that they reap them themselves; the two
+ * never overlap.  The last irq_poll_enable() reverses it, waiting for a
+ * grace period first, so that handlers still reaping in hard-IRQ context
+ * are done before the first poll.
  */
-#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/ctype.h>
 #include <linux/export.h>
+#include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
 #include <linux/irq_poll.h>
@@ -65,21 +84,34 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
 #include <linux/sysfs.h>
 #include <linux/wait_bit.h>
 #include <kunit/visibility.h>
 
-#define CREATE_TRACE_POINTS
-#include <trace/events/irq_poll.h>
+#include "irq_poll_internal.h"
 
-EXPORT_TRACEPOINT_SYMBOL_GPL(irq_poll_schedule);
-EXPORT_TRACEPOINT_SYMBOL_GPL(irq_poll_poll);
-EXPORT_TRACEPOINT_SYMBOL_GPL(irq_poll_complete);
-EXPORT_TRACEPOINT_SYMBOL_GPL(irq_poll_defer);
-EXPORT_TRACEPOINT_SYMBOL_GPL(irq_poll_timer);
-EXPORT_TRACEPOINT_SYMBOL_GPL(irq_poll_rearm);
+/* Bits of irq_poll.state beyond 6.1's SCHED and DISABLE, see irq_poll.h */
+enum {
+	IRQ_POLL_F_MISSED	= 2,	/* a schedule found the instance owned */
+	IRQ_POLL_F_MASKING	= 3,	/* that schedule is still masking */
+	IRQ_POLL_F_DISABLED	= 4,	/* disabled; SCHED held by the library */
+	IRQ_POLL_F_DEFERRED	= 5,	/* owned by the deferral timer */
+	IRQ_POLL_F_THREADED	= 6,	/* handed to the kthread */
+	IRQ_POLL_F_WARNED	= 7,	/* misuse of this instance reported */
+};
+
+#define IRQ_POLL_SCHED		BIT(IRQ_POLL_F_SCHED)
+#define IRQ_POLL_DISABLE	BIT(IRQ_POLL_F_DISABLE)
+#define IRQ_POLL_MISSED		BIT(IRQ_POLL_F_MISSED)
+#define IRQ_POLL_MASKING	BIT(IRQ_POLL_F_MASKING)
+#define IRQ_POLL_DISABLED	BIT(IRQ_POLL_F_DISABLED)
+#define IRQ_POLL_DEFERRED	BIT(IRQ_POLL_F_DEFERRED)
+
+/* An unnamed instance must stay within a cache line: every ib_cq has one. */
+static_assert(sizeof(struct irq_poll) <= 64);
 
 /*
  * Completions reaped per softirq run before yielding.  256 is what the
@@ -91,26 +123,107 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(irq_poll_rearm);
  * Time per softirq run, in microseconds.  2000 matches MAX_SOFTIRQ_TIME in
  * kernel/softirq.c and netdev_budget_usecs at HZ=1000: one run of this
  * softirq may take what __do_softirq() allows for all of them before it
- * punts to ksoftirqd.  Capped at 100 ms, beyond which RCU stall and
+ * punts to ksoftirqd.  Capped at 100 ms, beyond which the RCU stall and
  * soft-lockup detectors start to fire.
  */
 #define IRQ_POLL_BUDGET_USECS_DEFAULT	2000
 #define IRQ_POLL_BUDGET_USECS_MAX	100000
 
 /*
- * Longest deferral timer, in ns.  A device masked for more than a second
- * looks dead to its users; larger values are taken for a unit mistake.
+ * Deferral limits.  A timer period under 10 us costs more in timer
+ * interrupts than the device interrupts it saves (an hrtimer expiry and a
+ * softirq are a few microseconds each); over 100 ms a masked device looks
+ * hung to its users.  More than 100 empty polls in a row mean the device
+ * went idle and should interrupt again.
  */
-#define IRQ_POLL_FLUSH_TIMEOUT_MAX	NSEC_PER_SEC
+#define IRQ_POLL_FLUSH_NS_MIN		(10 * NSEC_PER_USEC)
+#define IRQ_POLL_FLUSH_NS_MAX		(100 * NSEC_PER_MSEC)
+#define IRQ_POLL_DEFER_MAX		100
 
-/* Longest instance name, without the NUL */
-#define IRQ_POLL_NAME_MAX		63
+/* Longest instance name, without the NUL; kthread names cut it at 15. */
+#define IRQ_POLL_NAME_MAX		31
 
-static int sysctl_irq_poll __read_mostly = 1;
+static int sysctl_irq_poll __read_mostly;
 static int sysctl_irq_poll_budget __read_mostly = IRQ_POLL_BUDGET_DEFAULT;
 static int sysctl_irq_poll_budget_usecs __read_mostly =
 	IRQ_POLL_BUDGET_USECS_DEFAULT;
 static int irq_poll_budget_usecs_max = IRQ_POLL_BUDGET_USECS_MAX;
+
+/**
+ * struct irq_poll_stats - counters of a named instance, shown in sysfs
+ * @scheduled: moves out of idle or out of a deferral
+ * @polls: calls of ->poll()
+ * @reaped: sum of the values ->poll() returned
+ * @budget_exhausted: polls that used their whole budget
+ * @empty_polls: polls that returned 0
+ * @missed: polls again because a schedule had found the instance owned
+ * @rearm_races: polls again because ->pending() saw work after ->unmask()
+ * @deferrals: times the deferral timer was armed instead of unmasking
+ *
+ * Only the owner writes them (plain stores); readers get a snapshot.
+ */
+struct irq_poll_stats {
+	unsigned long scheduled;
+	unsigned long polls;
+	unsigned long reaped;
+	unsigned long budget_exhausted;
+	unsigned long empty_polls;
+	unsigned long missed;
+	unsigned long rearm_races;
+	unsigned long deferrals;
+};
+
+/**
+ * struct irq_poll_ext - what a named instance has beyond struct irq_poll
+ * @iop: the instance
+ * @name: its name
+ * @flags: IRQ_POLL_CFG_* flags
+ * @mode: how it is polled; changed only while the instance is disabled,
+ *	  under irq_poll_mutex
+ * @thread: the kthread, while @mode is IRQ_POLL_MODE_THREADED
+ * @defer_hard_irqs: sysfs setting, see irq_poll_complete_done()
+ * @flush_timeout_ns: sysfs setting, deferral timer period
+ * @defer_count: empty polls still tolerated masked (owner only)
+ * @timer: deferral timer
+ * @timer_lock: orders arming @timer against irq_poll_disable()
+ * @stats: counters (owner only)
+ * @node: entry on irq_poll_instances, under irq_poll_mutex
+ * @kobj: sysfs directory; its release frees this structure
+ * @kobj_added: @kobj is in sysfs
+ */
+struct irq_poll_ext {
+	struct irq_poll *iop;
+	char name[IRQ_POLL_NAME_MAX + 1];
+	unsigned int flags;
+	enum irq_poll_mode mode;
+	struct task_struct *thread;
+	unsigned int defer_hard_irqs;
+	u32 flush_timeout_ns;
+	unsigned int defer_count;
+	struct hrtimer timer;
+	raw_spinlock_t timer_lock;
+	struct irq_poll_stats stats;
+	struct list_head node;
+	struct kobject kobj;
+	bool kobj_added;
+};
+
+/* Only the owner writes counters; sysfs readers use READ_ONCE(). */
+#define irq_poll_stat_add(iop, field, n)				\
+do {									\
+	struct irq_poll_ext *__ext = (iop)->ext;			\
+									\
+	if (__ext)							\
+		WRITE_ONCE(__ext->stats.field, __ext->stats.field + (n)); \
+} while (0)
+
+static const char *irq_poll_name(const struct irq_poll *iop)
+{
+	return iop->ext ? iop->ext->name : "";
+}
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/irq_poll.h>
 
 /**
  * struct irq_poll_cpu - per-CPU softirq state
@@ -124,190 +237,266 @@ struct irq_poll_cpu {
 
 static DEFINE_PER_CPU(struct irq_poll_cpu, irq_poll_pcpu);
 
+enum irq_poll_end {
+	IRQ_POLL_END_NONE,		/* ->poll() did not complete */
+	IRQ_POLL_END_COMPLETE,		/* irq_poll_complete() */
+	IRQ_POLL_END_DONE,		/* irq_poll_complete_done() */
+};
+
 /**
  * struct irq_poll_run - the ->poll() call in progress on this CPU
  * @iop: instance being polled, NULL between calls
  * @budget: budget passed to that call
- * @completed: the driver called irq_poll_complete*() during the call
+ * @end: how the driver completed, if it did
+ * @defer: irq_poll_complete_done() decided to defer
  *
- * ->poll() runs with BH disabled in both modes, so at most one call is in
- * progress per CPU and the record is stable while it runs.
+ * ->poll() runs with BH disabled, so at most one call is in progress per
+ * CPU and the record is stable while it runs.
  */
 struct irq_poll_run {
 	struct irq_poll *iop;
 	int budget;
-	bool completed;
+	enum irq_poll_end end;
+	bool defer;
 };
 
 static DEFINE_PER_CPU(struct irq_poll_run, irq_poll_running);
 
-static atomic_t irq_poll_ids = ATOMIC_INIT(0);
+/* Nesting of irq_poll_disable()/irq_poll_enable(); any context. */
+static DEFINE_SPINLOCK(irq_poll_lock);
 
-/* Serialises threaded switches and name registration; may sleep. */
+/* Named instances, their modes and kernel.irq_poll; may sleep. */
 static DEFINE_MUTEX(irq_poll_mutex);
-static struct kset *irq_poll_kset;
+static LIST_HEAD(irq_poll_instances);
 
-/**
- * struct irq_poll_kobj - sysfs directory of a named instance
- * @kobj: the kobject; freed by its release when the last reference goes
- * @iop: the instance; only dereferenced from attribute methods, which
- *	 kobject_del() in irq_poll_destroy() drains before the driver may
- *	 free it
- */
-struct irq_poll_kobj {
-	struct kobject kobj;
-	struct irq_poll *iop;
-};
+static struct kobject *irq_poll_kobj;
+/* Not static for KUnit, which checks that instances work without it. */
+VISIBLE_IF_KUNIT struct kset *irq_poll_kset;
+EXPORT_SYMBOL_IF_KUNIT(irq_poll_kset);
 
-static bool __irq_poll_sched(struct irq_poll *iop);
-
-/* Give up ownership.  Caller owns @iop. */
-static void irq_poll_release(struct irq_poll *iop)
+static bool irq_poll_switchable(const struct irq_poll *iop)
 {
-	/* Pairs with test_and_set_bit() in irq_poll_claim(). */
-	clear_bit_unlock(IRQ_POLL_F_SCHED, &iop->state);
-	/*
-	 * Pairs with smp_mb__after_atomic() in irq_poll_disable(): either it
-	 * sees SCHED clear, or we see DISABLE and wake it.
-	 */
-	smp_mb__after_atomic();
-	if (test_bit(IRQ_POLL_F_DISABLE, &iop->state))
-		wake_up_var(&iop->state);
-}
-
-static bool irq_poll_claim(struct irq_poll *iop)
-{
-	if (test_bit(IRQ_POLL_F_DISABLE, &iop->state))
-		return false;
-	/* Fully ordered; pairs with clear_bit_unlock() in irq_poll_release(). */
-	return !test_and_set_bit(IRQ_POLL_F_SCHED, &iop->state);
-}
-
-/* Put an owned instance on this CPU's list.  Any context. */
-static void irq_poll_queue_softirq(struct irq_poll *iop)
-{
-	unsigned long flags;
-
-	local_irq_save(flags);
-	list_add_tail(&iop->list, &this_cpu_ptr(&irq_poll_pcpu)->list);
-	raise_softirq_irqoff(IRQ_POLL_SOFTIRQ);
-	local_irq_restore(flags);
+	return iop->ext && (iop->ext->flags & IRQ_POLL_CFG_SWITCHABLE);
 }
 
 /*
- * Hand an owned instance to its kthread, if it is in threaded mode.
- * Returns false if it is not; the caller then queues it for the softirq.
+ * Report a driver bug once per instance, naming its poll function, as
+ * __napi_poll() does; the instance goes on working.
  */
-static bool irq_poll_queue_thread(struct irq_poll *iop)
-{
-	bool queued = false;
+#define irq_poll_warn(iop, fmt, ...)					\
+do {									\
+	if (!test_and_set_bit(IRQ_POLL_F_WARNED, &(iop)->state))	\
+		pr_err("irq_poll: %pS: " fmt, (iop)->poll, ##__VA_ARGS__); \
+} while (0)
 
-	/*
-	 * irq_poll_set_threaded() clears ->threaded and waits for a grace
-	 * period before stopping the thread, so ->thread stays valid inside
-	 * this read-side section.
-	 */
-	rcu_read_lock();
-	/* Pairs with smp_store_release() in irq_poll_set_threaded(). */
-	if (smp_load_acquire(&iop->threaded)) {
-		/*
-		 * Pairs with set_current_state() in irq_poll_thread_wait():
-		 * wake_up_process() orders the bit before reading the state.
-		 */
-		set_bit(IRQ_POLL_F_SCHED_THREADED, &iop->state);
-		wake_up_process(iop->thread);
-		queued = true;
+/* Queue an owned instance for its poller.  Interrupts off. */
+static void irq_poll_queue_irqoff(struct irq_poll *iop)
+{
+	struct irq_poll_ext *ext = iop->ext;
+
+	if (ext && READ_ONCE(ext->mode) == IRQ_POLL_MODE_THREADED) {
+		/* Pairs with set_current_state() in irq_poll_thread_wait(). */
+		set_bit(IRQ_POLL_F_THREADED, &iop->state);
+		wake_up_process(ext->thread);
+		return;
 	}
-	rcu_read_unlock();
-	return queued;
+	list_add_tail(&iop->list, this_cpu_ptr(&irq_poll_pcpu.list));
+	raise_softirq_irqoff(IRQ_POLL_SOFTIRQ);
 }
 
 static void irq_poll_queue(struct irq_poll *iop)
 {
-	if (!irq_poll_queue_thread(iop))
-		irq_poll_queue_softirq(iop);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	irq_poll_queue_irqoff(iop);
+	local_irq_restore(flags);
 }
 
-/* Schedule @iop.  Returns true if this call moved it out of idle. */
-static bool __irq_poll_sched(struct irq_poll *iop)
+enum irq_poll_sched_ret {
+	IRQ_POLL_REFUSED,	/* off or disabled: the caller reaps */
+	IRQ_POLL_SCHEDULED,	/* this call made it owned */
+	IRQ_POLL_MISSED_SET,	/* owned elsewhere; the owner polls again */
+};
+
+/*
+ * The one place that decides a schedule, in a single cmpxchg on ->state,
+ * with interrupts off so that a MASKING window is never preempted.
+ */
+static enum irq_poll_sched_ret irq_poll_sched_irqoff(struct irq_poll *iop)
 {
-	if (!irq_poll_claim(iop))
-		return false;
+	const struct irq_poll_ops *ops = iop->ops;
+	bool switchable = irq_poll_switchable(iop);
+	unsigned long old = READ_ONCE(iop->state), new;
+	enum irq_poll_sched_ret ret;
 
-	/* An explicit schedule overtakes a pending deferral. */
-	if (test_and_clear_bit(IRQ_POLL_F_DEFERRED, &iop->state))
-		hrtimer_try_to_cancel(&iop->timer);
+	do {
+		if (old & IRQ_POLL_DISABLED) {
+			/* Off: the driver's handler reaps by itself. */
+			if (switchable || !ops)
+				return IRQ_POLL_REFUSED;
+			/* Kept masked; irq_poll_enable() polls. */
+			new = old | IRQ_POLL_MISSED | IRQ_POLL_MASKING;
+			ret = IRQ_POLL_MISSED_SET;
+		} else if (old & IRQ_POLL_DISABLE) {
+			/* 6.1 behaviour for instances without ops */
+			if (!ops)
+				return IRQ_POLL_REFUSED;
+			/* The disabler drains (switchable) or enable polls. */
+			new = old | IRQ_POLL_MISSED | IRQ_POLL_MASKING;
+			ret = IRQ_POLL_MISSED_SET;
+		} else if (old & IRQ_POLL_DEFERRED) {
+			/* Take it from the timer: poll now. */
+			new = old & ~IRQ_POLL_DEFERRED;
+			ret = IRQ_POLL_SCHEDULED;
+		} else if (old & IRQ_POLL_SCHED) {
+			new = old | IRQ_POLL_MISSED;
+			if (ops)
+				new |= IRQ_POLL_MASKING;
+			ret = IRQ_POLL_MISSED_SET;
+		} else {
+			new = old | IRQ_POLL_SCHED;
+			ret = IRQ_POLL_SCHEDULED;
+		}
+	} while (!try_cmpxchg(&iop->state, &old, new));
 
-	atomic_long_inc(&iop->stats.scheduled);
-	if (iop->ops && !test_and_set_bit(IRQ_POLL_F_MASKED, &iop->state))
-		iop->ops->mask(iop);
+	if (ret == IRQ_POLL_MISSED_SET) {
+		if (ops) {
+			ops->mask(iop);
+			/* Pairs with smp_cond_load_acquire() in irq_poll_take_missed(). */
+			clear_bit_unlock(IRQ_POLL_F_MASKING, &iop->state);
+		}
+		return ret;
+	}
+
+	/* We own it now. */
+	if (old & IRQ_POLL_DEFERRED) {
+		/* The device is still masked; the timer may fire for nothing. */
+		hrtimer_try_to_cancel(&iop->ext->timer);
+	} else if (ops) {
+		ops->mask(iop);
+	}
+	irq_poll_stat_add(iop, scheduled, 1);
 	trace_irq_poll_schedule(iop);
-	irq_poll_queue(iop);
-	return true;
+	irq_poll_queue_irqoff(iop);
+	return ret;
+}
+
+static enum irq_poll_sched_ret __irq_poll_sched(struct irq_poll *iop)
+{
+	enum irq_poll_sched_ret ret;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	ret = irq_poll_sched_irqoff(iop);
+	local_irq_restore(flags);
+	return ret;
 }
 
 /**
  * irq_poll_sched - schedule a poll of @iop
  * @iop: the instance
  *
- * Typically called from the device's interrupt handler.  Does nothing if
- * @iop is already scheduled or being polled (the owner will see the new
- * completions) or if it is disabled.  With ops, masks the device.
+ * Typically called from the device's interrupt handler.  If @iop is idle
+ * it is scheduled; if it is already scheduled, being polled or deferred,
+ * the poll it is in is followed by another one (a deferred instance is
+ * polled at once), so nothing this call was made for is lost.  With ops,
+ * the device is masked in every case but one: a switchable instance that
+ * is off, whose driver then reaps by itself (see irq_poll_handoff()).
+ * An instance without ops that is disabled ignores the call, as in 6.1.
  *
  * Context: any context, including hard IRQ.
+ * Return: true if this call scheduled @iop.
  */
-void irq_poll_sched(struct irq_poll *iop)
+bool irq_poll_sched(struct irq_poll *iop)
 {
-	__irq_poll_sched(iop);
+	return __irq_poll_sched(iop) == IRQ_POLL_SCHEDULED;
 }
 EXPORT_SYMBOL(irq_poll_sched);
 
-/* Unmask, release and re-check for the re-arm race.  Caller owns @iop. */
-static void irq_poll_finish(struct irq_poll *iop)
+/**
+ * irq_poll_handoff - hand an interrupt's completions to polling, if it is on
+ * @iop: the instance
+ *
+ * For the interrupt handler of a switchable instance
+ * (IRQ_POLL_CFG_SWITCHABLE), which has a completion path of its own: one
+ * call decides, atomically against mode switches and
+ * irq_poll_disable()/irq_poll_enable(), whether polling takes care of the
+ * completions this interrupt is for.  If so, the device has been masked
+ * and the instance scheduled (or marked for another poll); otherwise the
+ * handler reaps them itself, as before the conversion, and ->poll() does
+ * not run until the handler has returned.
+ *
+ * Context: hard IRQ, or inside rcu_read_lock() together with the
+ * handler's own reaping when this returns false: irq_poll_enable() waits
+ * for an RCU grace period before the first poll.
+ * Return: true if polling takes the completions, false if the caller must
+ * reap them.
+ */
+bool irq_poll_handoff(struct irq_poll *iop)
 {
-	const struct irq_poll_ops *ops = iop->ops;
-	bool masked = ops && test_and_clear_bit(IRQ_POLL_F_MASKED, &iop->state);
+	return __irq_poll_sched(iop) != IRQ_POLL_REFUSED;
+}
+EXPORT_SYMBOL_GPL(irq_poll_handoff);
 
-	if (masked)
-		ops->unmask(iop);
-	irq_poll_release(iop);
-	/*
-	 * An interrupt between unmask and release found the instance owned
-	 * and was dropped; its completion is what ->pending() sees now.
-	 */
-	if (masked && ops->pending && ops->pending(iop) &&
-	    __irq_poll_sched(iop)) {
-		atomic_long_inc(&iop->stats.rearm_races);
-		trace_irq_poll_rearm(iop);
-	}
+/*
+ * Owner: act on MISSED.  The schedule that set it (with ops) masks the
+ * device and then clears MASKING; wait for that, so that the mask is done
+ * before this owner may unmask again.  Returns false if MISSED was clear.
+ */
+static bool irq_poll_take_missed(struct irq_poll *iop)
+{
+	if (!test_bit(IRQ_POLL_F_MISSED, &iop->state))
+		return false;
+	/* Pairs with clear_bit_unlock() in irq_poll_sched_irqoff(). */
+	smp_cond_load_acquire(&iop->state, !(VAL & IRQ_POLL_MASKING));
+	clear_bit(IRQ_POLL_F_MISSED, &iop->state);
+	irq_poll_stat_add(iop, missed, 1);
+	trace_irq_poll_rearm(iop, true);
+	return true;
 }
 
 /*
- * Look up the poll in progress on this CPU and mark it completed.
- * Returns false (after complaining) if @iop is not being polled here.
+ * Owner: go idle, unless a schedule came in meanwhile.  Fully ordered:
+ * the next owner sees all this one did, and a disabler that set DISABLE
+ * before the cmpxchg is woken.  Returns false if MISSED was set.
  */
-static bool irq_poll_mark_completed(struct irq_poll *iop, int work_done,
-				    bool check_work)
+static bool irq_poll_release(struct irq_poll *iop)
 {
-	struct irq_poll_run *run;
-	unsigned long flags;
-	bool ok = true;
+	unsigned long old = READ_ONCE(iop->state);
 
-	/* ->poll() runs with BH off; this only guards against misuse. */
-	local_irq_save(flags);
-	run = this_cpu_ptr(&irq_poll_running);
-	if (WARN_ONCE(run->iop != iop || run->completed,
-		      "irq_poll: %pS: completion outside its poll function or twice\n",
-		      iop->poll)) {
-		ok = false;
-	} else {
-		WARN_ONCE(check_work && work_done >= run->budget,
-			  "irq_poll: %pS completed after using its budget (%d >= %d)\n",
-			  iop->poll, work_done, run->budget);
-		run->completed = true;
+	do {
+		if (old & (IRQ_POLL_MISSED | IRQ_POLL_MASKING))
+			return false;
+	} while (!try_cmpxchg(&iop->state, &old, old & ~IRQ_POLL_SCHED));
+
+	if (old & IRQ_POLL_DISABLE)
+		wake_up_var(&iop->state);
+	return true;
+}
+
+/* Owner, DISABLE set: let the waiting irq_poll_disable() take over. */
+static void irq_poll_hand_over(struct irq_poll *iop)
+{
+	clear_bit(IRQ_POLL_F_SCHED, &iop->state);
+	/* Pairs with the cmpxchg in irq_poll_claim_disabled(). */
+	smp_mb__after_atomic();
+	wake_up_var(&iop->state);
+}
+
+/*
+ * Look up the poll in progress on this CPU.  Returns it if it polls @iop,
+ * NULL (after complaining) otherwise.
+ */
+static struct irq_poll_run *irq_poll_this_run(struct irq_poll *iop)
+{
+	struct irq_poll_run *run = this_cpu_ptr(&irq_poll_running);
+
+	if (run->iop != iop || run->end != IRQ_POLL_END_NONE) {
+		irq_poll_warn(iop, "completion outside its poll function or twice\n");
+		return NULL;
 	}
-	local_irq_restore(flags);
-	return ok;
+	return run;
 }
 
 /**
@@ -315,160 +504,206 @@ static bool irq_poll_mark_completed(struct irq_poll *iop, int work_done,
  * @iop: the instance
  *
  * Call from the poll function when it reaped fewer completions than its
- * budget.  The instance goes idle at once (with ops, the device is
- * unmasked and re-checked); the poll function is not called again until
- * the next irq_poll_sched().  Never applies deferral.
+ * budget.  When the poll function returns, the instance goes idle (with
+ * ops, the device is unmasked and re-checked) unless a schedule came in
+ * while it ran, in which case it is polled again.  Never defers.
  *
- * Context: from the instance's poll function only (softirq context).
+ * Context: from the instance's poll function only.
  */
 void irq_poll_complete(struct irq_poll *iop)
 {
-	if (!irq_poll_mark_completed(iop, 0, false))
-		return;
-	iop->defer_count = 0;
-	trace_irq_poll_complete(iop, -1, true);
-	irq_poll_finish(iop);
+	struct irq_poll_run *run = irq_poll_this_run(iop);
+
+	if (run)
+		run->end = IRQ_POLL_END_COMPLETE;
 }
 EXPORT_SYMBOL(irq_poll_complete);
+
+/*
+ * Owner: should the completion at hand keep the device masked?  After a
+ * poll that found work, and for up to defer_hard_irqs - 1 empty polls
+ * after it, yes.
+ */
+static bool irq_poll_want_defer(struct irq_poll *iop, int work_done)
+{
+	struct irq_poll_ext *ext = iop->ext;
+	unsigned int defer;
+
+	if (!ext || !iop->ops || !READ_ONCE(ext->flush_timeout_ns) ||
+	    test_bit(IRQ_POLL_F_DISABLE, &iop->state))
+		goto no;
+	defer = READ_ONCE(ext->defer_hard_irqs);
+	if (!defer)
+		goto no;
+	if (work_done > 0)
+		ext->defer_count = defer;
+	else if (ext->defer_count)
+		ext->defer_count--;
+	return ext->defer_count > 0;
+no:
+	if (ext)
+		ext->defer_count = 0;
+	return false;
+}
 
 /**
  * irq_poll_complete_done - end polling of @iop, unless deferral applies
  * @iop: the instance
- * @work_done: completions reaped by this poll; must be below the budget
+ * @work_done: completions reaped by this poll; below its budget
  *
- * Like irq_poll_complete(), but with the instance's IRQ deferral: after a
- * poll that found work, and for up to defer_hard_irqs - 1 empty polls
+ * Like irq_poll_complete(), with the instance's interrupt deferral: after
+ * a poll that found work, and for up to defer_hard_irqs - 1 empty polls
  * after it, the device stays masked and a timer polls again after
- * flush_timeout_ns.  Deferral is off unless both are non-zero.
+ * flush_timeout_ns.  Deferral is off unless both are set (named instances
+ * with ops only).
  *
- * Context: from the instance's poll function only (softirq context).
- * Return: true if the instance went idle and the device may interrupt
- * again (with ops, the library has unmasked it); false if deferral keeps
- * it masked, in which case a driver without ops must not unmask.
+ * Context: from the instance's poll function only.
+ * Return: false if deferral keeps the device masked; true if the instance
+ * goes idle when the poll function returns (with ops, the library unmasks
+ * it then; without, the driver may unmask now).
  */
 bool irq_poll_complete_done(struct irq_poll *iop, int work_done)
 {
-	u32 timeout = 0;
+	struct irq_poll_run *run = irq_poll_this_run(iop);
 
-	if (!irq_poll_mark_completed(iop, work_done, true))
-		return !test_bit(IRQ_POLL_F_SCHED, &iop->state);
-
-	if (work_done > 0)
-		iop->defer_count = READ_ONCE(iop->defer_hard_irqs);
-	else if (iop->defer_count > 0)
-		iop->defer_count--;
-	if (iop->defer_count > 0)
-		timeout = READ_ONCE(iop->flush_timeout_ns);
-
-	if (timeout) {
-		atomic_long_inc(&iop->stats.deferrals);
-		trace_irq_poll_defer(iop, iop->defer_count, timeout);
-		trace_irq_poll_complete(iop, work_done, false);
-		/* Cleared by the timer or by __irq_poll_sched(), both owners. */
-		set_bit(IRQ_POLL_F_DEFERRED, &iop->state);
-		hrtimer_start(&iop->timer, ns_to_ktime(timeout),
-			      HRTIMER_MODE_REL_PINNED);
-		irq_poll_release(iop);
-		/*
-		 * The timer can expire before the release (a short timeout,
-		 * or this CPU stalled): it then cleared DEFERRED, found the
-		 * instance still owned and gave up, and nothing would ever
-		 * poll the masked device again.  Schedule in its place.
-		 * Fully ordered against the timer by the atomics in
-		 * irq_poll_release() and irq_poll_timer_fn(); if an explicit
-		 * schedule took the instance instead, this does nothing.
-		 */
-		if (!test_bit(IRQ_POLL_F_DEFERRED, &iop->state) &&
-		    __irq_poll_sched(iop))
-			atomic_long_inc(&iop->stats.rearm_races);
-		return false;
-	}
-
-	iop->defer_count = 0;
-	trace_irq_poll_complete(iop, work_done, true);
-	irq_poll_finish(iop);
-	return true;
+	if (!run)
+		return true;
+	run->end = IRQ_POLL_END_DONE;
+	run->defer = irq_poll_want_defer(iop, work_done);
+	return !run->defer;
 }
 EXPORT_SYMBOL_GPL(irq_poll_complete_done);
 
 /*
- * Deferral timer.  The device is still masked, so nothing but this timer
- * (or an explicit irq_poll_sched()) will poll the instance; scheduling it
- * from hard IRQ context is what an interrupt would have done.  Losing the
- * race against such an explicit schedule, or against a disable, is fine:
- * whoever won owns the instance.
+ * Owner: hand the instance to the deferral timer.  DEFERRED is set first,
+ * so the timer can never fire without finding it; both under ->timer_lock
+ * with interrupts off, so irq_poll_disable() can wait out an arming in
+ * progress.  Returns false if deferral was switched off meanwhile.
+ */
+static bool irq_poll_defer(struct irq_poll *iop, int work)
+{
+	struct irq_poll_ext *ext = iop->ext;
+	u32 timeout = READ_ONCE(ext->flush_timeout_ns);
+	unsigned long flags;
+
+	if (!timeout)
+		return false;
+	irq_poll_stat_add(iop, deferrals, 1);
+	trace_irq_poll_complete(iop, work, false);
+	trace_irq_poll_defer(iop, ext->defer_count, timeout);
+	raw_spin_lock_irqsave(&ext->timer_lock, flags);
+	set_bit(IRQ_POLL_F_DEFERRED, &iop->state);
+	hrtimer_start(&ext->timer, ns_to_ktime(timeout),
+		      HRTIMER_MODE_REL_PINNED);
+	raw_spin_unlock_irqrestore(&ext->timer_lock, flags);
+	return true;
+}
+
+/*
+ * The deferral timer.  Whoever clears DEFERRED owns the instance: this
+ * timer, or an irq_poll_sched() or irq_poll_disable() that came first.
  */
 static enum hrtimer_restart irq_poll_timer_fn(struct hrtimer *timer)
 {
-	struct irq_poll *iop = container_of(timer, struct irq_poll, timer);
+	struct irq_poll_ext *ext = container_of(timer, struct irq_poll_ext,
+						timer);
+	struct irq_poll *iop = ext->iop;
 
 	if (test_and_clear_bit(IRQ_POLL_F_DEFERRED, &iop->state)) {
 		trace_irq_poll_timer(iop);
-		__irq_poll_sched(iop);
+		irq_poll_stat_add(iop, scheduled, 1);
+		irq_poll_queue(iop);
 	}
 	return HRTIMER_NORESTART;
 }
 
-/* Drop the ->pollers reference taken in irq_poll_run_one(). */
-static void irq_poll_put_poller(struct irq_poll *iop)
+/*
+ * Owner, after ->poll() completed: defer, go idle or poll again.  Returns
+ * true if the caller still owns the instance and must poll it again.
+ */
+static bool irq_poll_finish(struct irq_poll *iop, int work, bool defer)
 {
-	/*
-	 * Fully ordered; pairs with smp_mb__after_atomic() in
-	 * irq_poll_disable(), like irq_poll_release().
-	 */
-	if (atomic_dec_and_test(&iop->pollers) &&
-	    test_bit(IRQ_POLL_F_DISABLE, &iop->state))
-		wake_up_var(&iop->state);
+	const struct irq_poll_ops *ops = iop->ops;
+
+	if (irq_poll_take_missed(iop))
+		return true;
+	if (defer && irq_poll_defer(iop, work))
+		return false;
+	if (ops) {
+		ops->unmask(iop);
+		if (ops->pending && ops->pending(iop)) {
+			irq_poll_stat_add(iop, rearm_races, 1);
+			trace_irq_poll_rearm(iop, false);
+			return true;
+		}
+	}
+	/* Traced first: once released, the instance may be freed. */
+	trace_irq_poll_complete(iop, work, true);
+	if (!irq_poll_release(iop)) {
+		/* An interrupt at unmask: its schedule set MISSED. */
+		irq_poll_take_missed(iop);
+		return true;
+	}
+	return false;
 }
 
 /*
- * Call ->poll() once.  Caller owns @iop, has taken it off every list and
- * disabled BH.  Returns true if the caller still owns @iop and must poll
- * it again; false if it was completed or released for a pending disable.
+ * Call ->poll() once.  Caller owns @iop and has BH disabled.  Returns the
+ * work done; *@again is true if the caller still owns the instance (budget
+ * used, or work found at the end) and must poll it again.  With @draining
+ * (irq_poll_disable()), completion only ends the drain loop.
  */
-static bool irq_poll_run_one(struct irq_poll *iop, bool threaded, int *workp)
+static int irq_poll_call(struct irq_poll *iop, bool threaded, bool draining,
+			 bool *again)
 {
 	struct irq_poll_run *run = this_cpu_ptr(&irq_poll_running);
 	int budget = READ_ONCE(iop->weight);
-	bool again = false;
-	bool completed;
+	enum irq_poll_end end;
+	bool defer;
 	int work;
 
-	atomic_inc(&iop->pollers);
 	run->iop = iop;
 	run->budget = budget;
-	run->completed = false;
+	run->end = IRQ_POLL_END_NONE;
+	run->defer = false;
 
 	work = iop->poll(iop, budget);
 
-	completed = run->completed;
+	end = run->end;
+	defer = run->defer;
 	run->iop = NULL;
 
-	if (WARN_ONCE(work < 0, "irq_poll: %pS returned %d\n", iop->poll, work))
+	if (unlikely(work < 0)) {
+		irq_poll_warn(iop, "returned %d\n", work);
 		work = 0;
-	atomic_long_inc(&iop->stats.polls);
-	atomic_long_add(work, &iop->stats.reaped);
-	if (!work)
-		atomic_long_inc(&iop->stats.empty_polls);
-	trace_irq_poll_poll(iop, work, budget, threaded);
-
-	if (!completed) {
-		/*
-		 * Still ours: the driver used its budget (or more, some
-		 * cannot stop mid-batch), or returned less without
-		 * completing, which 6.1 also polled again.
-		 */
-		if (work >= budget)
-			atomic_long_inc(&iop->stats.budget_exhausted);
-		if (test_bit(IRQ_POLL_F_DISABLE, &iop->state))
-			irq_poll_release(iop);
-		else
-			again = true;
 	}
+	irq_poll_stat_add(iop, polls, 1);
+	irq_poll_stat_add(iop, reaped, work);
+	if (!work)
+		irq_poll_stat_add(iop, empty_polls, 1);
+	if (work >= budget)
+		irq_poll_stat_add(iop, budget_exhausted, 1);
+	trace_irq_poll_poll(iop, work, budget, threaded);
+	if (unlikely(end != IRQ_POLL_END_NONE && work >= budget))
+		irq_poll_warn(iop, "completed after using its budget (%d >= %d)\n",
+			      work, budget);
 
-	irq_poll_put_poller(iop);
-	*workp = work;
-	return again;
+	/*
+	 * Still ours: the driver used its budget (or more: some cannot
+	 * stop mid-batch), or returned less without completing, which 6.1
+	 * also polled again.
+	 */
+	if (work >= budget || end == IRQ_POLL_END_NONE) {
+		*again = true;
+	} else if (draining) {
+		*again = false;
+	} else if (test_bit(IRQ_POLL_F_DISABLE, &iop->state)) {
+		irq_poll_hand_over(iop);
+		*again = false;
+	} else {
+		*again = irq_poll_finish(iop, work, defer);
+	}
+	return work;
 }
 
 static __latent_entropy void irq_poll_softirq(struct softirq_action *h)
@@ -481,7 +716,7 @@ static __latent_entropy void irq_poll_softirq(struct softirq_action *h)
 
 	for (;;) {
 		struct irq_poll *iop;
-		int work;
+		bool again;
 
 		if (list_empty(&list)) {
 			local_irq_disable();
@@ -493,14 +728,21 @@ static __latent_entropy void irq_poll_softirq(struct softirq_action *h)
 
 		iop = list_first_entry(&list, struct irq_poll, list);
 		list_del_init(&iop->list);
-		if (irq_poll_run_one(iop, false, &work) &&
-		    !irq_poll_queue_thread(iop))
-			list_add_tail(&iop->list, &list);
+		/*
+		 * A disable that is waiting for this instance is served
+		 * by one more poll, which hands it over, as in 6.1.
+		 */
+		budget -= irq_poll_call(iop, false, false, &again);
+		if (again) {
+			if (test_bit(IRQ_POLL_F_DISABLE, &iop->state))
+				irq_poll_hand_over(iop);
+			else
+				list_add_tail(&iop->list, &list);
+		}
 
-		budget -= work;
 		if (budget <= 0 || (s64)(local_clock() - deadline) >= 0) {
-			if (!list_empty(&list))
-				pc->squeezed++;
+			if (!list_empty(&list) || !list_empty(&pc->list))
+				WRITE_ONCE(pc->squeezed, pc->squeezed + 1);
 			break;
 		}
 	}
@@ -515,18 +757,16 @@ static __latent_entropy void irq_poll_softirq(struct softirq_action *h)
 }
 
 /*
- * Sleep until the instance is handed to us.  SCHED alone does not prove
- * that: after a switch back to softirq mode an instance can be SCHED and
- * on a CPU list, so the thread only polls when it consumed the dedicated
- * SCHED_THREADED bit.  Returns false when asked to stop with nothing
- * handed over.
+ * Sleep until the instance is handed to the thread.  SCHED alone does not
+ * prove that (the instance may be owned by irq_poll_disable()), the
+ * dedicated THREADED bit does.  Returns false when asked to stop.
  */
 static bool irq_poll_thread_wait(struct irq_poll *iop)
 {
 	for (;;) {
-		/* Pairs with wake_up_process() in irq_poll_queue_thread(). */
+		/* Pairs with wake_up_process() in irq_poll_queue_irqoff(). */
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (test_and_clear_bit(IRQ_POLL_F_SCHED_THREADED, &iop->state)) {
+		if (test_and_clear_bit(IRQ_POLL_F_THREADED, &iop->state)) {
 			__set_current_state(TASK_RUNNING);
 			return true;
 		}
@@ -546,15 +786,11 @@ static int irq_poll_thread(void *data)
 		bool again;
 
 		do {
-			int work;
-
-			/* Poll functions expect softirq context. */
+			/* Poll functions run with BH disabled. */
 			local_bh_disable();
-			again = irq_poll_run_one(iop, true, &work);
-			if (again && (!READ_ONCE(iop->threaded) ||
-				      kthread_should_stop())) {
-				/* Switched back meanwhile: softirq takes over. */
-				irq_poll_queue_softirq(iop);
+			irq_poll_call(iop, true, false, &again);
+			if (again && test_bit(IRQ_POLL_F_DISABLE, &iop->state)) {
+				irq_poll_hand_over(iop);
 				again = false;
 			}
 			local_bh_enable();
@@ -564,233 +800,388 @@ static int irq_poll_thread(void *data)
 	return 0;
 }
 
-/**
- * irq_poll_set_threaded - poll @iop from a kthread or from the softirq
- * @iop: the instance
- * @threaded: true for a dedicated kthread "irq_poll/<name>"
- *
- * Can be switched while the instance is busy: an instance owned by one
- * side finishes its current poll there and the next poll runs on the other
- * side; it is never polled by both, and no schedule is lost.
- *
- * Context: process context, may sleep.
- * Return: 0, or the error from kthread creation.
+/*
+ * irq_poll_disable(): take ownership from idle, or from the deferral
+ * timer.  DISABLE is set, so no schedule competes.
  */
-int irq_poll_set_threaded(struct irq_poll *iop, bool threaded)
+static bool irq_poll_claim_disabled(struct irq_poll *iop)
 {
-	struct task_struct *t;
-	int err = 0;
+	unsigned long old = READ_ONCE(iop->state), new;
 
-	might_sleep();
-	mutex_lock(&irq_poll_mutex);
-	if (threaded == iop->threaded)
-		goto out;
-
-	if (threaded) {
-		if (iop->name)
-			t = kthread_run(irq_poll_thread, iop, "irq_poll/%s",
-					iop->name);
+	do {
+		if (old & IRQ_POLL_DEFERRED)
+			new = old & ~IRQ_POLL_DEFERRED;
+		else if (!(old & IRQ_POLL_SCHED))
+			new = old | IRQ_POLL_SCHED;
 		else
-			t = kthread_run(irq_poll_thread, iop, "irq_poll/%u",
-					iop->id);
-		if (IS_ERR(t)) {
-			err = PTR_ERR(t);
-			goto out;
-		}
-		iop->thread = t;
-		/* Pairs with smp_load_acquire() in irq_poll_queue_thread(). */
-		smp_store_release(&iop->threaded, true);
-	} else {
-		WRITE_ONCE(iop->threaded, false);
-		/* No irq_poll_queue_thread() still sees ->threaded after this. */
-		synchronize_rcu();
-		kthread_stop(iop->thread);
-		iop->thread = NULL;
-		/*
-		 * A kthread stopped before it first ran never called
-		 * irq_poll_thread() and so never saw its hand-over: give the
-		 * instance to the softirq instead (BH off, so it runs at
-		 * local_bh_enable()).
-		 */
-		if (test_and_clear_bit(IRQ_POLL_F_SCHED_THREADED, &iop->state)) {
-			local_bh_disable();
-			irq_poll_queue_softirq(iop);
-			local_bh_enable();
-		}
-	}
-out:
-	mutex_unlock(&irq_poll_mutex);
-	return err;
+			return false;
+	} while (!try_cmpxchg(&iop->state, &old, new));
+	return true;
 }
-EXPORT_SYMBOL_GPL(irq_poll_set_threaded);
+
+/*
+ * Owner, DISABLE set: turn the instance into DISABLED unless a schedule
+ * is still to be served.  Returns false if MISSED (or MASKING) is set.
+ */
+static bool irq_poll_mark_disabled(struct irq_poll *iop)
+{
+	unsigned long old = READ_ONCE(iop->state), new;
+
+	do {
+		if (old & (IRQ_POLL_MISSED | IRQ_POLL_MASKING))
+			return false;
+		new = (old | IRQ_POLL_DISABLED) & ~IRQ_POLL_DISABLE;
+	} while (!try_cmpxchg(&iop->state, &old, new));
+	return true;
+}
+
+/*
+ * Owner, DISABLE set, switchable instance: reap what the device holds and
+ * hand it back to the driver's interrupt path unmasked.  Until DISABLED is
+ * set, irq_poll_handoff() keeps returning true and sets MISSED, so a
+ * completion signalled meanwhile is polled here, not dropped.
+ */
+static void irq_poll_drain(struct irq_poll *iop)
+{
+	const struct irq_poll_ops *ops = iop->ops;
+	bool again;
+
+	local_bh_disable();
+	for (;;) {
+		irq_poll_take_missed(iop);
+		irq_poll_call(iop, false, true, &again);
+		if (!again) {
+			ops->unmask(iop);
+			if (ops->pending && ops->pending(iop))
+				again = true;
+			else if (irq_poll_mark_disabled(iop))
+				break;
+		}
+		local_bh_enable();
+		cond_resched();
+		local_bh_disable();
+	}
+	local_bh_enable();
+}
+
+/* Stop the deferral timer of an instance the caller owns. */
+static void irq_poll_stop_timer(struct irq_poll *iop)
+{
+	struct irq_poll_ext *ext = iop->ext;
+
+	if (!ext)
+		return;
+	/* An arming that set DEFERRED before we took it is done after this. */
+	raw_spin_lock_irq(&ext->timer_lock);
+	raw_spin_unlock_irq(&ext->timer_lock);
+	hrtimer_cancel(&ext->timer);
+	ext->defer_count = 0;
+}
+
+/*
+ * The first irq_poll_disable(): quiesce.  @drain: hand a switchable
+ * instance back to its driver unmasked (not in irq_poll_destroy(), which
+ * runs after free_irq() and leaves the device masked).
+ */
+static void irq_poll_quiesce(struct irq_poll *iop, bool drain)
+{
+	/*
+	 * DISABLE is set; the owner sees it in the cmpxchg of
+	 * irq_poll_release() or in irq_poll_hand_over(), and wakes us.
+	 */
+	wait_var_event(&iop->state, irq_poll_claim_disabled(iop));
+	irq_poll_stop_timer(iop);
+
+	if (drain && irq_poll_switchable(iop)) {
+		irq_poll_drain(iop);
+	} else {
+		/*
+		 * A schedule left MISSED for an instance that stays quiet:
+		 * with ops the device stays masked and irq_poll_enable()
+		 * polls; without, 6.1 dropped it too.
+		 */
+		set_bit(IRQ_POLL_F_DISABLED, &iop->state);
+		if (!iop->ops)
+			clear_bit(IRQ_POLL_F_MISSED, &iop->state);
+		clear_bit(IRQ_POLL_F_DISABLE, &iop->state);
+	}
+	smp_mb__after_atomic();
+	wake_up_var(&iop->state);
+}
+
+static void __irq_poll_disable(struct irq_poll *iop, bool drain)
+{
+	unsigned long flags;
+	bool first;
+
+	spin_lock_irqsave(&irq_poll_lock, flags);
+	first = !iop->disable_depth++;
+	if (first)
+		set_bit(IRQ_POLL_F_DISABLE, &iop->state);
+	spin_unlock_irqrestore(&irq_poll_lock, flags);
+
+	if (first)
+		irq_poll_quiesce(iop, drain);
+	else
+		wait_var_event(&iop->state,
+			       test_bit(IRQ_POLL_F_DISABLED, &iop->state));
+}
 
 /**
  * irq_poll_disable - disable @iop and wait for it to go quiet
  * @iop: the instance
  *
- * Waits until a scheduled or running poll has finished (a scheduled one is
- * polled once more), cancels the deferral timer and, with ops, unmasks the
- * device the library had masked.  Afterwards irq_poll_sched() does nothing
- * and irq_poll_active() returns false until irq_poll_enable().  Disabling
- * a disabled instance does nothing.
+ * On return ->poll() is not running and will not run until the matching
+ * irq_poll_enable(), and the deferral timer is stopped.  Calls nest and
+ * may come from several tasks at once; each returns once the instance is
+ * quiet.  A scheduled or running poll is waited for (a scheduled one is
+ * polled once more, as in 6.1).
+ *
+ * A switchable instance is handed back to its driver's interrupt path:
+ * its completions are reaped (by calling the poll function from here),
+ * the device is unmasked, and irq_poll_handoff() returns false from then
+ * on.  Any other instance with ops stays masked if it was, and is polled
+ * again by irq_poll_enable().
  *
  * Context: process context, may sleep.  Not from the poll function.
  */
 void irq_poll_disable(struct irq_poll *iop)
 {
 	might_sleep();
-	if (test_bit(IRQ_POLL_F_DISABLED, &iop->state))
-		return;
-
-	set_bit(IRQ_POLL_F_DISABLE, &iop->state);
-	/*
-	 * Pairs with smp_mb__after_atomic() in irq_poll_release() and with
-	 * atomic_dec_and_test() in irq_poll_put_poller().
-	 */
-	smp_mb__after_atomic();
-	wait_var_event(&iop->state,
-		       !test_and_set_bit(IRQ_POLL_F_SCHED, &iop->state));
-	/* A poll that completed may still be doing its bookkeeping. */
-	wait_var_event(&iop->state, !atomic_read(&iop->pollers));
-
-	hrtimer_cancel(&iop->timer);
-	clear_bit(IRQ_POLL_F_DEFERRED, &iop->state);
-	if (iop->ops && test_and_clear_bit(IRQ_POLL_F_MASKED, &iop->state))
-		iop->ops->unmask(iop);
-	iop->defer_count = 0;
-
-	set_bit(IRQ_POLL_F_DISABLED, &iop->state);
-	clear_bit(IRQ_POLL_F_DISABLE, &iop->state);
+	__irq_poll_disable(iop, true);
 }
 EXPORT_SYMBOL(irq_poll_disable);
 
 /**
- * irq_poll_enable - enable @iop after irq_poll_disable()
+ * irq_poll_enable - undo irq_poll_disable()
  * @iop: the instance
  *
- * Makes @iop schedulable again; does not schedule it.  A new instance is
- * already enabled; enabling an enabled instance warns and does nothing.
+ * The last of nested enables makes @iop schedulable again.  With ops it
+ * is polled right away: completions may have arrived while the device was
+ * masked, or while the driver's own interrupt path had it.  A new instance
+ * is enabled (unless it starts off); enabling it warns and does nothing.
  *
- * Context: any context.
+ * Context: any context; process context for a switchable instance, which
+ * waits for an RCU grace period so that no interrupt handler still reaps
+ * by itself when the first poll runs.
  */
 void irq_poll_enable(struct irq_poll *iop)
 {
-	if (WARN_ON_ONCE(!test_bit(IRQ_POLL_F_DISABLED, &iop->state)))
+	unsigned long flags;
+	bool last = false;
+
+	spin_lock_irqsave(&irq_poll_lock, flags);
+	if (!iop->disable_depth)
+		irq_poll_warn(iop, "enabled while enabled\n");
+	else if (!--iop->disable_depth)
+		last = true;
+	/* Still owned: schedules set MISSED until we let go below. */
+	if (last)
+		clear_bit(IRQ_POLL_F_DISABLED, &iop->state);
+	spin_unlock_irqrestore(&irq_poll_lock, flags);
+	if (!last)
 		return;
-	clear_bit(IRQ_POLL_F_DISABLED, &iop->state);
-	irq_poll_release(iop);
+
+	if (!iop->ops) {
+		if (!irq_poll_release(iop) && irq_poll_take_missed(iop))
+			irq_poll_queue(iop);
+		return;
+	}
+	if (irq_poll_switchable(iop)) {
+		might_sleep();
+		synchronize_rcu();
+	}
+	irq_poll_stat_add(iop, scheduled, 1);
+	trace_irq_poll_schedule(iop);
+	/* BH off: in process context the softirq runs at local_bh_enable(). */
+	local_bh_disable();
+	irq_poll_queue(iop);
+	local_bh_enable();
 }
 EXPORT_SYMBOL(irq_poll_enable);
 
 /**
- * irq_poll_active - should the interrupt handler use polling now?
+ * irq_poll_active - is @iop polling?
  * @iop: the instance
  *
+ * For information only: the answer may be stale when it is used.  An
+ * interrupt handler decides with irq_poll_handoff(), which is atomic
+ * against disable, enable and mode switches.
+ *
  * Context: any context.
- * Return: false if @iop is disabled (or being disabled), or if it was
- * created with IRQ_POLL_F_SWITCHABLE and the kernel.irq_poll sysctl is 0;
- * true otherwise.  The answer can be stale by the time it is used, which
- * is harmless: irq_poll_sched() on a disabled instance does nothing.
+ * Return: false if @iop is disabled or off, true otherwise (also while a
+ * disable waits for the last poll).
  */
 bool irq_poll_active(const struct irq_poll *iop)
 {
-	if (test_bit(IRQ_POLL_F_DISABLE, &iop->state) ||
-	    test_bit(IRQ_POLL_F_DISABLED, &iop->state))
-		return false;
-	if ((iop->flags & IRQ_POLL_F_SWITCHABLE) && !READ_ONCE(sysctl_irq_poll))
-		return false;
-	return true;
+	return !test_bit(IRQ_POLL_F_DISABLED, &iop->state);
 }
 EXPORT_SYMBOL_GPL(irq_poll_active);
 
 /**
  * irq_poll_init - initialise @iop
  * @iop: the instance
- * @weight: budget per call of @poll_fn
+ * @weight: budget per call of @poll_fn; 0 (or less, which warns) means
+ *	    IRQ_POLL_DEFAULT_WEIGHT
  * @poll_fn: the driver's poll function
  *
- * Sets up an unnamed instance: enabled, idle, softirq mode, no ops, no
- * deferral, no sysfs directory.  May be called again on a disabled (or
- * never scheduled) unnamed instance to reset it.
+ * Sets up an unnamed instance: enabled, idle, polled from the softirq, no
+ * ops, no deferral, no sysfs directory, no counters.  May be called again
+ * on a disabled unnamed instance to reset it.
  *
  * Context: any context.
  */
 void irq_poll_init(struct irq_poll *iop, int weight, irq_poll_fn *poll_fn)
 {
+	WARN_ONCE(weight < 0, "irq_poll: %pS: negative weight %d\n",
+		  poll_fn, weight);
 	memset(iop, 0, sizeof(*iop));
 	INIT_LIST_HEAD(&iop->list);
-	iop->weight = weight;
+	iop->weight = weight > 0 ? weight : IRQ_POLL_DEFAULT_WEIGHT;
 	iop->poll = poll_fn;
-	iop->id = atomic_inc_return(&irq_poll_ids);
-	hrtimer_init(&iop->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
-	iop->timer.function = irq_poll_timer_fn;
 }
 EXPORT_SYMBOL(irq_poll_init);
 
-/* sysfs: /sys/kernel/irq_poll/<name>/ */
-
-static struct irq_poll *kobj_to_iop(struct kobject *kobj)
+/*
+ * Switch a named instance's mode: disable, flip, enable, so that no poll
+ * runs and no schedule is in flight while the mode changes.  "off" is the
+ * library's own disable.  Caller holds irq_poll_mutex.
+ */
+static int __irq_poll_set_mode(struct irq_poll *iop, enum irq_poll_mode mode)
 {
-	return container_of(kobj, struct irq_poll_kobj, kobj)->iop;
+	struct irq_poll_ext *ext = iop->ext;
+	enum irq_poll_mode old = ext->mode;
+	struct task_struct *t = NULL;
+
+	lockdep_assert_held(&irq_poll_mutex);
+	if (mode == old)
+		return 0;
+	if (mode == IRQ_POLL_MODE_THREADED) {
+		t = kthread_create(irq_poll_thread, iop, "irq_poll/%s",
+				   ext->name);
+		if (IS_ERR(t))
+			return PTR_ERR(t);
+	}
+
+	if (old != IRQ_POLL_MODE_OFF)
+		irq_poll_disable(iop);
+	if (old == IRQ_POLL_MODE_THREADED) {
+		kthread_stop(ext->thread);
+		ext->thread = NULL;
+	}
+	if (t) {
+		ext->thread = t;
+		wake_up_process(t);
+	}
+	/* Read by irq_poll_queue_irqoff(), after the enable below. */
+	WRITE_ONCE(ext->mode, mode);
+	if (mode != IRQ_POLL_MODE_OFF)
+		irq_poll_enable(iop);
+	return 0;
+}
+
+/**
+ * irq_poll_set_mode - poll a named instance from the softirq, a kthread,
+ *		       or not at all
+ * @iop: the instance
+ * @mode: the new mode; IRQ_POLL_MODE_OFF only for switchable instances
+ *
+ * The switch is made with the instance disabled, so no completion is
+ * reaped twice or lost and the interrupt handler sees one mode or the
+ * other (see irq_poll_handoff()).  The same as writing the instance's
+ * sysfs "mode" file.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL for an unnamed instance, an unknown mode, or off
+ * for an instance that cannot be switched off; or the error from
+ * creating the kthread.
+ */
+int irq_poll_set_mode(struct irq_poll *iop, enum irq_poll_mode mode)
+{
+	int err;
+
+	might_sleep();
+	if (!iop->ext || (unsigned int)mode > IRQ_POLL_MODE_THREADED ||
+	    (mode == IRQ_POLL_MODE_OFF && !irq_poll_switchable(iop)))
+		return -EINVAL;
+	mutex_lock(&irq_poll_mutex);
+	err = __irq_poll_set_mode(iop, mode);
+	mutex_unlock(&irq_poll_mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(irq_poll_set_mode);
+
+/* sysfs: /sys/kernel/irq_poll/instances/<name>/ */
+
+static struct irq_poll_ext *kobj_to_ext(struct kobject *kobj)
+{
+	return container_of(kobj, struct irq_poll_ext, kobj);
 }
 
 #define IRQ_POLL_STAT_ATTR(_name)					\
 static ssize_t _name##_show(struct kobject *kobj,			\
 			    struct kobj_attribute *attr, char *buf)	\
 {									\
-	struct irq_poll *iop = kobj_to_iop(kobj);			\
-									\
 	return sysfs_emit(buf, "%lu\n",					\
-			  atomic_long_read(&iop->stats._name));		\
+			  READ_ONCE(kobj_to_ext(kobj)->stats._name));	\
 }									\
-static struct kobj_attribute _name##_attr = {				\
-	.attr = { .name = __stringify(_name), .mode = 0444 },		\
-	.show = _name##_show,						\
-}
+static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
 
 IRQ_POLL_STAT_ATTR(scheduled);
 IRQ_POLL_STAT_ATTR(polls);
 IRQ_POLL_STAT_ATTR(reaped);
 IRQ_POLL_STAT_ATTR(budget_exhausted);
 IRQ_POLL_STAT_ATTR(empty_polls);
+IRQ_POLL_STAT_ATTR(missed);
 IRQ_POLL_STAT_ATTR(rearm_races);
 IRQ_POLL_STAT_ATTR(deferrals);
+
+/* Parse a decimal unsigned int within [@min, @max]; echo's '\n' is fine. */
+static int irq_poll_parse(const char *buf, unsigned int min, unsigned int max,
+			  unsigned int *val)
+{
+	if (kstrtouint(buf, 10, val) || *val < min || *val > max)
+		return -EINVAL;
+	return 0;
+}
 
 static ssize_t weight_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(kobj_to_iop(kobj)->weight));
+	return sysfs_emit(buf, "%d\n", READ_ONCE(kobj_to_ext(kobj)->iop->weight));
 }
 
 static ssize_t weight_store(struct kobject *kobj, struct kobj_attribute *attr,
 			    const char *buf, size_t count)
 {
-	int val;
+	unsigned int val;
 
-	if (kstrtoint(buf, 0, &val) || val < 1)
+	if (irq_poll_parse(buf, 1, IRQ_POLL_MAX_WEIGHT, &val))
 		return -EINVAL;
-	/* Read once per poll by irq_poll_run_one(). */
-	WRITE_ONCE(kobj_to_iop(kobj)->weight, val);
+	/* Read once per call by irq_poll_call(). */
+	WRITE_ONCE(kobj_to_ext(kobj)->iop->weight, val);
 	return count;
 }
 
 static ssize_t defer_hard_irqs_show(struct kobject *kobj,
 				    struct kobj_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%d\n",
-			  READ_ONCE(kobj_to_iop(kobj)->defer_hard_irqs));
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(kobj_to_ext(kobj)->defer_hard_irqs));
 }
 
 static ssize_t defer_hard_irqs_store(struct kobject *kobj,
 				     struct kobj_attribute *attr,
 				     const char *buf, size_t count)
 {
-	int val;
+	struct irq_poll_ext *ext = kobj_to_ext(kobj);
+	unsigned int val;
 
-	if (kstrtoint(buf, 0, &val) || val < 0)
+	if (irq_poll_parse(buf, 0, IRQ_POLL_DEFER_MAX, &val) ||
+	    (val && !ext->iop->ops))
 		return -EINVAL;
-	/* Read by irq_poll_complete_done() at the next poll with work. */
-	WRITE_ONCE(kobj_to_iop(kobj)->defer_hard_irqs, val);
+	/* Read by irq_poll_want_defer() at the next completion. */
+	WRITE_ONCE(ext->defer_hard_irqs, val);
 	return count;
 }
 
@@ -798,107 +1189,122 @@ static ssize_t flush_timeout_ns_show(struct kobject *kobj,
 				     struct kobj_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf, "%u\n",
-			  READ_ONCE(kobj_to_iop(kobj)->flush_timeout_ns));
+			  READ_ONCE(kobj_to_ext(kobj)->flush_timeout_ns));
 }
 
 static ssize_t flush_timeout_ns_store(struct kobject *kobj,
 				      struct kobj_attribute *attr,
 				      const char *buf, size_t count)
 {
-	u32 val;
+	struct irq_poll_ext *ext = kobj_to_ext(kobj);
+	unsigned int val;
 
-	if (kstrtou32(buf, 0, &val) || val > IRQ_POLL_FLUSH_TIMEOUT_MAX)
+	if (irq_poll_parse(buf, 0, IRQ_POLL_FLUSH_NS_MAX, &val) ||
+	    (val && (val < IRQ_POLL_FLUSH_NS_MIN || !ext->iop->ops)))
 		return -EINVAL;
-	/* Read by irq_poll_complete_done(). */
-	WRITE_ONCE(kobj_to_iop(kobj)->flush_timeout_ns, val);
+	/* Read by irq_poll_want_defer() and irq_poll_defer(). */
+	WRITE_ONCE(ext->flush_timeout_ns, val);
 	return count;
 }
 
-static ssize_t threaded_show(struct kobject *kobj, struct kobj_attribute *attr,
-			     char *buf)
+static const char * const irq_poll_mode_names[] = {
+	[IRQ_POLL_MODE_OFF]		= "off",
+	[IRQ_POLL_MODE_SOFTIRQ]		= "softirq",
+	[IRQ_POLL_MODE_THREADED]	= "threaded",
+};
+
+static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(kobj_to_iop(kobj)->threaded));
+	return sysfs_emit(buf, "%s\n",
+			  irq_poll_mode_names[READ_ONCE(kobj_to_ext(kobj)->mode)]);
 }
 
-static ssize_t threaded_store(struct kobject *kobj, struct kobj_attribute *attr,
-			      const char *buf, size_t count)
+static ssize_t mode_store(struct kobject *kobj, struct kobj_attribute *attr,
+			  const char *buf, size_t count)
 {
-	unsigned int val;
+	int mode = sysfs_match_string(irq_poll_mode_names, buf);
 	int err;
 
-	if (kstrtouint(buf, 0, &val) || val > 1)
+	if (mode < 0)
 		return -EINVAL;
-	err = irq_poll_set_threaded(kobj_to_iop(kobj), val);
+	err = irq_poll_set_mode(kobj_to_ext(kobj)->iop, mode);
 	return err ? err : count;
 }
 
+static struct kobj_attribute mode_attr = __ATTR_RW(mode);
 static struct kobj_attribute weight_attr = __ATTR_RW(weight);
 static struct kobj_attribute defer_hard_irqs_attr = __ATTR_RW(defer_hard_irqs);
 static struct kobj_attribute flush_timeout_ns_attr =
 	__ATTR_RW(flush_timeout_ns);
-static struct kobj_attribute threaded_attr = __ATTR_RW(threaded);
 
 static struct attribute *irq_poll_attrs[] = {
+	&mode_attr.attr,
 	&weight_attr.attr,
 	&defer_hard_irqs_attr.attr,
 	&flush_timeout_ns_attr.attr,
-	&threaded_attr.attr,
 	&scheduled_attr.attr,
 	&polls_attr.attr,
 	&reaped_attr.attr,
 	&budget_exhausted_attr.attr,
 	&empty_polls_attr.attr,
+	&missed_attr.attr,
 	&rearm_races_attr.attr,
 	&deferrals_attr.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(irq_poll);
 
-static void irq_poll_kobj_release(struct kobject *kobj)
+static void irq_poll_ext_release(struct kobject *kobj)
 {
-	kfree(container_of(kobj, struct irq_poll_kobj, kobj));
+	kfree(kobj_to_ext(kobj));
 }
 
 static struct kobj_type irq_poll_ktype = {
-	.release	= irq_poll_kobj_release,
+	.release	= irq_poll_ext_release,
 	.sysfs_ops	= &kobj_sysfs_ops,
 	.default_groups	= irq_poll_groups,
 };
 
-static struct kobj_attribute *irq_poll_find_attr(const char *name)
+/*
+ * For KUnit: call an attribute's methods as sysfs would; built-in tests
+ * run before sysfs can be mounted.
+ */
+VISIBLE_IF_KUNIT ssize_t irq_poll_attr_store(struct irq_poll *iop,
+					     const char *name,
+					     const char *buf)
 {
 	struct attribute **a;
 
-	for (a = irq_poll_attrs; *a; a++)
-		if (!strcmp((*a)->name, name))
-			return container_of(*a, struct kobj_attribute, attr);
-	return NULL;
-}
-
-/*
- * For KUnit: call an attribute's store/show method the way sysfs would;
- * sysfs itself is not mounted when built-in tests run.
- */
-VISIBLE_IF_KUNIT ssize_t irq_poll_attr_store(struct irq_poll *iop,
-					     const char *attr,
-					     const char *buf, size_t count)
-{
-	struct kobj_attribute *ka = irq_poll_find_attr(attr);
-
-	if (!iop->kobj || !ka || !ka->store)
+	if (!iop->ext)
 		return -ENOENT;
-	return ka->store(&iop->kobj->kobj, ka, buf, count);
+	for (a = irq_poll_attrs; *a; a++) {
+		struct kobj_attribute *ka =
+			container_of(*a, struct kobj_attribute, attr);
+
+		if (!strcmp((*a)->name, name))
+			return ka->store ? ka->store(&iop->ext->kobj, ka, buf,
+						     strlen(buf)) : -EACCES;
+	}
+	return -ENOENT;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_attr_store);
 
 VISIBLE_IF_KUNIT ssize_t irq_poll_attr_show(struct irq_poll *iop,
-					    const char *attr, char *buf)
+					    const char *name, char *buf)
 {
-	struct kobj_attribute *ka = irq_poll_find_attr(attr);
+	struct attribute **a;
 
-	if (!iop->kobj || !ka)
+	if (!iop->ext)
 		return -ENOENT;
-	return ka->show(&iop->kobj->kobj, ka, buf);
+	for (a = irq_poll_attrs; *a; a++) {
+		struct kobj_attribute *ka =
+			container_of(*a, struct kobj_attribute, attr);
+
+		if (!strcmp((*a)->name, name))
+			return ka->show(&iop->ext->kobj, ka, buf);
+	}
+	return -ENOENT;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_attr_show);
 
@@ -913,6 +1319,31 @@ VISIBLE_IF_KUNIT unsigned long irq_poll_squeezed(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_squeezed);
 
+VISIBLE_IF_KUNIT struct task_struct *irq_poll_thread_of(struct irq_poll *iop)
+{
+	return iop->ext ? iop->ext->thread : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_poll_thread_of);
+
+VISIBLE_IF_KUNIT bool irq_poll_misuse_reported(const struct irq_poll *iop)
+{
+	return test_bit(IRQ_POLL_F_WARNED, &iop->state);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_poll_misuse_reported);
+
+VISIBLE_IF_KUNIT bool irq_poll_registered(const struct irq_poll *iop)
+{
+	struct irq_poll_ext *ext;
+	bool found = false;
+
+	mutex_lock(&irq_poll_mutex);
+	list_for_each_entry(ext, &irq_poll_instances, node)
+		found |= ext->iop == iop;
+	mutex_unlock(&irq_poll_mutex);
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_poll_registered);
+
 static ssize_t squeezed_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
@@ -921,96 +1352,138 @@ static ssize_t squeezed_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute squeezed_attr = __ATTR_RO(squeezed);
 
+/* A name sysfs, ps and a shell take as it is. */
 static bool irq_poll_name_valid(const char *name)
 {
 	size_t len = name ? strnlen(name, IRQ_POLL_NAME_MAX + 1) : 0;
+	const char *p;
 
-	return len && len <= IRQ_POLL_NAME_MAX && !strchr(name, '/') &&
-	       strcmp(name, ".") && strcmp(name, "..");
+	if (!len || len > IRQ_POLL_NAME_MAX || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return false;
+	for (p = name; *p; p++)
+		if (*p == '/' || isspace(*p) || iscntrl(*p))
+			return false;
+	return true;
+}
+
+static bool irq_poll_config_valid(const struct irq_poll_config *cfg)
+{
+	const struct irq_poll_ops *ops = cfg->ops;
+	bool defer = cfg->defer_hard_irqs || cfg->flush_timeout_ns;
+
+	if (!irq_poll_name_valid(cfg->name))
+		return false;
+	if (cfg->weight < 0 || cfg->weight > IRQ_POLL_MAX_WEIGHT)
+		return false;
+	if (cfg->flags & ~IRQ_POLL_CFG_SWITCHABLE)
+		return false;
+	if (ops && (!ops->mask || !ops->unmask))
+		return false;
+	/* Both need the library to mask the device. */
+	if (!ops && (defer || (cfg->flags & IRQ_POLL_CFG_SWITCHABLE)))
+		return false;
+	if (cfg->defer_hard_irqs > IRQ_POLL_DEFER_MAX ||
+	    cfg->flush_timeout_ns > IRQ_POLL_FLUSH_NS_MAX ||
+	    (cfg->flush_timeout_ns &&
+	     cfg->flush_timeout_ns < IRQ_POLL_FLUSH_NS_MIN))
+		return false;
+	return true;
+}
+
+static struct irq_poll_ext *irq_poll_find(const struct irq_poll *iop,
+					  const char *name)
+{
+	struct irq_poll_ext *ext;
+
+	lockdep_assert_held(&irq_poll_mutex);
+	list_for_each_entry(ext, &irq_poll_instances, node)
+		if (ext->iop == iop || (name && !strcmp(ext->name, name)))
+			return ext;
+	return NULL;
 }
 
 /**
  * irq_poll_init_named - initialise @iop with a name, ops and sysfs files
  * @iop: the instance
- * @cfg: its configuration; only read during the call (@cfg->name is copied)
+ * @cfg: its configuration; only read during the call
  * @poll_fn: the driver's poll function
  *
- * Like irq_poll_init(), plus @cfg->ops, the IRQ_POLL_F_* flags, initial
- * deferral settings and /sys/kernel/irq_poll/<name>/.  Undo with
- * irq_poll_destroy().
+ * Like irq_poll_init(), plus @cfg->ops, deferral, modes, counters and
+ * /sys/kernel/irq_poll/instances/<name>/.  A switchable instance starts
+ * off unless the kernel.irq_poll sysctl is 1; any other starts polled from
+ * the softirq.  If sysfs is unavailable the instance works without its
+ * directory.  Undo with irq_poll_destroy().  Initialising an instance
+ * that was not destroyed destroys it first, with a warning.
  *
  * Context: process context, may sleep.
- * Return: 0; -EINVAL for a bad @cfg (missing or invalid name, negative
- * weight or defer_hard_irqs, timeout above 1 s, unknown flags, ops without
- * mask or unmask); -EEXIST if the name is taken; -ENOMEM, or the error
- * from starting the kthread.
+ * Return: 0; -EINVAL for a bad @cfg (name, weight, flags, ops without
+ * mask or unmask, deferral or IRQ_POLL_CFG_SWITCHABLE without ops,
+ * deferral settings out of range); -EEXIST if the name is taken; -ENOMEM.
  */
 int irq_poll_init_named(struct irq_poll *iop,
 			const struct irq_poll_config *cfg,
 			irq_poll_fn *poll_fn)
 {
-	struct irq_poll_kobj *ik;
-	struct kobject *old;
+	struct irq_poll_ext *ext, *old;
 	int err;
 
 	might_sleep();
-	if (!cfg || !irq_poll_name_valid(cfg->name) || cfg->weight < 0 ||
-	    cfg->defer_hard_irqs < 0 ||
-	    cfg->flush_timeout_ns > IRQ_POLL_FLUSH_TIMEOUT_MAX ||
-	    (cfg->flags & ~(IRQ_POLL_F_SWITCHABLE | IRQ_POLL_F_THREADED)) ||
-	    (cfg->ops && (!cfg->ops->mask || !cfg->ops->unmask)))
+	if (!cfg || !irq_poll_config_valid(cfg))
 		return -EINVAL;
-	if (!irq_poll_kset)
+	ext = kzalloc(sizeof(*ext), GFP_KERNEL);
+	if (!ext)
 		return -ENOMEM;
-
-	irq_poll_init(iop, cfg->weight ?: IRQ_POLL_DEFAULT_WEIGHT, poll_fn);
-	iop->ops = cfg->ops;
-	iop->flags = cfg->flags;
-	iop->defer_hard_irqs = cfg->defer_hard_irqs;
-	iop->flush_timeout_ns = cfg->flush_timeout_ns;
-	iop->name = kstrdup(cfg->name, GFP_KERNEL);
-	ik = kzalloc(sizeof(*ik), GFP_KERNEL);
-	if (!iop->name || !ik) {
-		err = -ENOMEM;
-		goto err_free;
-	}
-	ik->iop = iop;
-	ik->kobj.kset = irq_poll_kset;
+	kobject_init(&ext->kobj, &irq_poll_ktype);
 
 	mutex_lock(&irq_poll_mutex);
-	/* Checked here: a duplicate kobject_add() would dump a stack. */
-	old = kset_find_obj(irq_poll_kset, iop->name);
+	old = irq_poll_find(iop, NULL);
 	if (old) {
-		kobject_put(old);
 		mutex_unlock(&irq_poll_mutex);
-		err = -EEXIST;
-		goto err_free;
+		pr_err("irq_poll: %s initialised again without irq_poll_destroy()\n",
+		       old->name);
+		irq_poll_destroy(iop);
+		mutex_lock(&irq_poll_mutex);
 	}
-	err = kobject_init_and_add(&ik->kobj, &irq_poll_ktype, NULL, "%s",
-				   iop->name);
+	if (irq_poll_find(NULL, cfg->name)) {
+		mutex_unlock(&irq_poll_mutex);
+		kobject_put(&ext->kobj);
+		return -EEXIST;
+	}
+
+	irq_poll_init(iop, cfg->weight, poll_fn);
+	iop->ops = cfg->ops;
+	iop->ext = ext;
+	ext->iop = iop;
+	strscpy(ext->name, cfg->name, sizeof(ext->name));
+	ext->flags = cfg->flags;
+	ext->defer_hard_irqs = cfg->defer_hard_irqs;
+	ext->flush_timeout_ns = cfg->flush_timeout_ns;
+	raw_spin_lock_init(&ext->timer_lock);
+	hrtimer_init(&ext->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+	ext->timer.function = irq_poll_timer_fn;
+	ext->mode = IRQ_POLL_MODE_SOFTIRQ;
+	if ((cfg->flags & IRQ_POLL_CFG_SWITCHABLE) && !sysctl_irq_poll) {
+		/* Off: disabled by the library from the start. */
+		ext->mode = IRQ_POLL_MODE_OFF;
+		iop->disable_depth = 1;
+		iop->state = IRQ_POLL_SCHED | IRQ_POLL_DISABLED;
+	}
+	list_add_tail(&ext->node, &irq_poll_instances);
 	mutex_unlock(&irq_poll_mutex);
-	if (err) {
-		kobject_put(&ik->kobj);
-		ik = NULL;
-		goto err_free;
-	}
-	iop->kobj = ik;
 
-	if (cfg->flags & IRQ_POLL_F_THREADED) {
-		err = irq_poll_set_threaded(iop, true);
-		if (err) {
-			irq_poll_destroy(iop);
-			return err;
-		}
+	if (irq_poll_kset) {
+		ext->kobj.kset = irq_poll_kset;
+		err = kobject_add(&ext->kobj, NULL, "%s", ext->name);
+		if (err)
+			pr_warn("irq_poll: %s: no sysfs directory: %d\n",
+				ext->name, err);
+		else
+			ext->kobj_added = true;
 	}
-	kobject_uevent(&ik->kobj, KOBJ_ADD);
+	if (ext->kobj_added)
+		kobject_uevent(&ext->kobj, KOBJ_ADD);
 	return 0;
-
-err_free:
-	kfree(ik);
-	kfree(iop->name);
-	iop->name = NULL;
-	return err;
 }
 EXPORT_SYMBOL_GPL(irq_poll_init_named);
 
@@ -1019,39 +1492,87 @@ EXPORT_SYMBOL_GPL(irq_poll_init_named);
  * @iop: the instance
  *
  * Removes the sysfs directory (waiting for readers and writers of its
- * files), disables the instance (waiting for any poll), cancels the
- * deferral timer and stops the kthread.  On return nothing runs on @iop
- * any more and the driver may free it, provided it also stopped calling
- * irq_poll_sched() (free_irq() first).  Works on unnamed instances too.
+ * files), disables the instance unless it is disabled already (without
+ * unmasking: the driver's interrupt is gone, see below), stops the
+ * deferral timer and the kthread and frees what irq_poll_init_named()
+ * allocated.  On return nothing runs on @iop any more and the driver may
+ * free it, provided it first stopped calling irq_poll_sched() (free_irq()
+ * before this).  Works on unnamed instances too.
  *
  * Context: process context, may sleep.
  */
 void irq_poll_destroy(struct irq_poll *iop)
 {
-	struct irq_poll_kobj *ik = iop->kobj;
+	struct irq_poll_ext *ext = iop->ext;
+	unsigned long flags;
+	bool disabled;
 
 	might_sleep();
-	if (ik) {
+	if (ext) {
 		/* Drains running show()/store(); none can start afterwards. */
-		kobject_del(&ik->kobj);
-		kobject_put(&ik->kobj);
-		iop->kobj = NULL;
+		if (ext->kobj_added)
+			kobject_del(&ext->kobj);
+		mutex_lock(&irq_poll_mutex);
+		list_del(&ext->node);
+		mutex_unlock(&irq_poll_mutex);
 	}
-	irq_poll_disable(iop);
-	irq_poll_set_threaded(iop, false);
-	kfree(iop->name);
-	iop->name = NULL;
+
+	spin_lock_irqsave(&irq_poll_lock, flags);
+	disabled = iop->disable_depth;
+	spin_unlock_irqrestore(&irq_poll_lock, flags);
+	if (!disabled)
+		__irq_poll_disable(iop, false);
+
+	if (ext) {
+		irq_poll_stop_timer(iop);
+		if (ext->thread)
+			kthread_stop(ext->thread);
+		iop->ext = NULL;
+		kobject_put(&ext->kobj);
+	}
+	iop->ops = NULL;
 }
 EXPORT_SYMBOL_GPL(irq_poll_destroy);
 
-/* sysctls: kernel.irq_poll, kernel.irq_poll_budget{,_usecs} */
+/*
+ * kernel.irq_poll: switch every switchable instance off (0), or those
+ * that are off to softirq polling (1); new ones start so.
+ */
+static int irq_poll_sysctl_switch(struct ctl_table *table, int write,
+				  void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct irq_poll_ext *ext;
+	struct ctl_table t;
+	int val, err;
+
+	mutex_lock(&irq_poll_mutex);
+	val = sysctl_irq_poll;
+	t = *table;
+	t.data = &val;
+	err = proc_dointvec_minmax(&t, write, buffer, lenp, ppos);
+	if (!err && write) {
+		sysctl_irq_poll = val;
+		list_for_each_entry(ext, &irq_poll_instances, node) {
+			if (!(ext->flags & IRQ_POLL_CFG_SWITCHABLE))
+				continue;
+			if (!val)
+				__irq_poll_set_mode(ext->iop, IRQ_POLL_MODE_OFF);
+			else if (ext->mode == IRQ_POLL_MODE_OFF)
+				__irq_poll_set_mode(ext->iop,
+						    IRQ_POLL_MODE_SOFTIRQ);
+		}
+	}
+	mutex_unlock(&irq_poll_mutex);
+	return err;
+}
+
 VISIBLE_IF_KUNIT struct ctl_table irq_poll_sysctls[] = {
 	{
 		.procname	= "irq_poll",
 		.data		= &sysctl_irq_poll,
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= irq_poll_sysctl_switch,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -1091,7 +1612,7 @@ static int irq_poll_cpu_dead(unsigned int cpu)
 	local_bh_disable();
 	local_irq_disable();
 	if (!list_empty(dead)) {
-		list_splice_tail_init(dead, &this_cpu_ptr(&irq_poll_pcpu)->list);
+		list_splice_tail_init(dead, this_cpu_ptr(&irq_poll_pcpu.list));
 		__raise_softirq_irqoff(IRQ_POLL_SOFTIRQ);
 	}
 	local_irq_enable();
@@ -1110,11 +1631,16 @@ static int __init irq_poll_setup(void)
 	cpuhp_setup_state_nocalls(CPUHP_IRQ_POLL_DEAD, "irq_poll:dead", NULL,
 				  irq_poll_cpu_dead);
 
-	/* Unnamed instances work without sysfs and sysctls; warn only. */
-	irq_poll_kset = kset_create_and_add("irq_poll", NULL, kernel_kobj);
-	if (!irq_poll_kset ||
-	    sysfs_create_file(&irq_poll_kset->kobj, &squeezed_attr.attr))
-		pr_warn("irq_poll: cannot create /sys/kernel/irq_poll\n");
+	/* Instances work without sysfs and sysctls; warn only. */
+	irq_poll_kobj = kobject_create_and_add("irq_poll", kernel_kobj);
+	if (irq_poll_kobj) {
+		if (sysfs_create_file(irq_poll_kobj, &squeezed_attr.attr))
+			pr_warn("irq_poll: no /sys/kernel/irq_poll/squeezed\n");
+		irq_poll_kset = kset_create_and_add("instances", NULL,
+						    irq_poll_kobj);
+	}
+	if (!irq_poll_kset)
+		pr_warn("irq_poll: no /sys/kernel/irq_poll/instances\n");
 	if (!register_sysctl("kernel", irq_poll_sysctls))
 		pr_warn("irq_poll: cannot register sysctls\n");
 	return 0;

@@ -3,36 +3,47 @@
  * KUnit tests for lib/irq_poll.c
  *
  * Each case drives a fake device ("ipt"): an atomic count of queued
- * completions that the poll function reaps up to its budget, optional
- * mask/unmask/pending ops that record their pairing, and knobs to make a
- * poll report a full budget, spin, or let a completion slip in between the
- * last look and the unmask.  Schedules are issued inside
- * local_bh_disable()/local_bh_enable() so the softirq runs right there;
- * everything that may run elsewhere (timers, kthreads, other CPUs) is
- * awaited with a bounded wait.
+ * completions that the poll function reaps up to its budget, a mask bit
+ * set and cleared by the ops (which also check the context they are
+ * called in), and knobs to make a poll report a full budget, spin, let a
+ * completion slip in between its last look and the unmask, reschedule
+ * after completing, or raise an "interrupt" when unmasked with work
+ * queued (a device that latches while masked).  A "handler" adds
+ * completions and, for switchable instances, reaps them itself when
+ * irq_poll_handoff() says so, which lets cases check that the two paths
+ * never overlap.  Schedules are issued inside local_bh_disable() /
+ * local_bh_enable() so the softirq runs right there; everything that may
+ * run elsewhere (timers, kthreads, other CPUs) is awaited with a bounded
+ * wait.  Misuse is reported with pr_err(), not WARN, so none of these
+ * cases leaves a splat in the log.
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/hardirq.h>
 #include <linux/interrupt.h>
 #include <linux/irq_poll.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <trace/events/irq_poll.h>
+
+#include "irq_poll_internal.h"
 
 /*
  * Upper bound for anything we wait for.  Softirqs, pinned hrtimers and
  * kthread wake-ups take micro- to milliseconds even under QEMU TCG with
- * lockdep; 2 s is several hundred times that and still keeps a failing
- * case short.
+ * lockdep and KASAN; 2 s is several hundred times that and still keeps a
+ * failing case short.
  */
 #define IPT_TIMEOUT_MS		2000
 
 /* Deferral timer period used by the tests: 1 ms, so 3 rounds take ~3 ms. */
-#define IPT_FLUSH_NS		1000000
+#define IPT_FLUSH_NS		"1000000"
 
 /* Evaluate @cond until true or IPT_TIMEOUT_MS passed; yields in between. */
 #define ipt_wait_for(cond)						\
@@ -49,23 +60,27 @@ struct ipt {
 	struct irq_poll iop;
 	atomic_t queued;	/* completions waiting on the fake device */
 	atomic_t produced;	/* completions ever queued */
-	atomic_t reaped;
+	atomic_t reaped;	/* by ->poll() or the classic path */
 	atomic_t polls;
 	atomic_t in_poll;
 	atomic_t overlaps;	/* ->poll() ran twice at once */
 	atomic_t busy;		/* polls left that claim the whole budget */
 	atomic_t inject;	/* completions to slip in before completing */
+	atomic_t resched;	/* polls left that reschedule after completing */
+	atomic_t resched_won;	/* ... and whose irq_poll_sched() returned true */
 	atomic_t masks;
 	atomic_t unmasks;
-	atomic_t masked;
-	atomic_t bad_mask;	/* mask while masked or unmask while not */
+	atomic_t masked;	/* the device's mask bit */
+	atomic_t bad_ctx;	/* an op called outside its documented context */
+	atomic_t reraise;	/* unmask with work queued raises an "interrupt" */
 	atomic_t done_true;
 	atomic_t done_false;
 	atomic_t softirq_polls;
 	atomic_t thread_polls;
 	atomic_t bad_budget;
-	atomic_t disabled_window;
-	atomic_t polls_while_disabled;
+	atomic_t classic;	/* completions reaped by the "handler" */
+	atomic_t in_classic;
+	atomic_t mixed;		/* ->poll() and the handler reaped at once */
 	atomic_t ended;
 	int expect_budget;
 	int spin_ms;
@@ -94,6 +109,12 @@ static int ipt_reap(struct ipt *t, int budget)
 	return n;
 }
 
+static void ipt_add(struct ipt *t, int n)
+{
+	atomic_add(n, &t->produced);
+	atomic_add(n, &t->queued);
+}
+
 static int ipt_poll(struct irq_poll *iop, int budget)
 {
 	struct ipt *t = container_of(iop, struct ipt, iop);
@@ -101,8 +122,8 @@ static int ipt_poll(struct irq_poll *iop, int budget)
 
 	if (atomic_inc_return(&t->in_poll) > 1)
 		atomic_inc(&t->overlaps);
-	if (atomic_read(&t->disabled_window))
-		atomic_inc(&t->polls_while_disabled);
+	if (atomic_read(&t->in_classic))
+		atomic_inc(&t->mixed);
 	atomic_inc(&t->polls);
 	WRITE_ONCE(t->last_cpu, smp_processor_id());
 	if (in_serving_softirq())
@@ -115,57 +136,81 @@ static int ipt_poll(struct irq_poll *iop, int budget)
 		mdelay(t->spin_ms);
 
 	if (atomic_add_unless(&t->busy, -1, 0)) {
-		atomic_dec(&t->in_poll);
-		return budget;
+		n = budget;
+		goto out;
 	}
 
 	n = ipt_reap(t, budget);
-	/* Leave the owned section before completing: a new poll may start. */
-	atomic_dec(&t->in_poll);
 	if (n < budget) {
 		/* A completion lands after the last look: the re-arm race. */
-		if (atomic_add_unless(&t->inject, -1, 0)) {
-			atomic_inc(&t->produced);
-			atomic_inc(&t->queued);
-		}
+		if (atomic_add_unless(&t->inject, -1, 0))
+			ipt_add(t, 1);
 		if (t->legacy_complete)
 			irq_poll_complete(iop);
 		else if (irq_poll_complete_done(iop, n))
 			atomic_inc(&t->done_true);
 		else
 			atomic_inc(&t->done_false);
+		/* ib_poll_handler(): complete, then reschedule for more. */
+		if (atomic_add_unless(&t->resched, -1, 0)) {
+			ipt_add(t, 1);
+			if (irq_poll_sched(iop))
+				atomic_inc(&t->resched_won);
+		}
 	}
+out:
+	atomic_dec(&t->in_poll);
 	atomic_set(&t->ended, 1);
 	return n;
 }
 
+/* ->mask: called with local interrupts off (irq_poll.h). */
 static void ipt_mask(struct irq_poll *iop)
 {
 	struct ipt *t = container_of(iop, struct ipt, iop);
 
+	if (!irqs_disabled())
+		atomic_inc(&t->bad_ctx);
 	atomic_inc(&t->masks);
-	if (atomic_xchg(&t->masked, 1))
-		atomic_inc(&t->bad_mask);
+	atomic_set(&t->masked, 1);
+}
+
+/* ->unmask and ->pending: BH disabled, never from hard IRQ. */
+static void ipt_check_bh(struct ipt *t)
+{
+	if (!in_softirq() || in_hardirq())
+		atomic_inc(&t->bad_ctx);
 }
 
 static void ipt_unmask(struct irq_poll *iop)
 {
 	struct ipt *t = container_of(iop, struct ipt, iop);
 
+	ipt_check_bh(t);
 	atomic_inc(&t->unmasks);
-	if (!atomic_xchg(&t->masked, 0))
-		atomic_inc(&t->bad_mask);
+	atomic_set(&t->masked, 0);
+	/* A latching device interrupts now for what came while masked. */
+	if (atomic_read(&t->reraise) && atomic_read(&t->queued))
+		irq_poll_sched(iop);
 }
 
 static bool ipt_pending(struct irq_poll *iop)
 {
-	return atomic_read(&container_of(iop, struct ipt, iop)->queued) > 0;
+	struct ipt *t = container_of(iop, struct ipt, iop);
+
+	ipt_check_bh(t);
+	return atomic_read(&t->queued) > 0;
 }
 
 static const struct irq_poll_ops ipt_ops = {
 	.mask		= ipt_mask,
 	.unmask		= ipt_unmask,
 	.pending	= ipt_pending,
+};
+
+static const struct irq_poll_ops ipt_ops_nopending = {
+	.mask		= ipt_mask,
+	.unmask		= ipt_unmask,
 };
 
 static struct ipt *ipt_alloc(struct kunit *test)
@@ -189,13 +234,13 @@ static struct ipt *ipt_new_legacy(struct kunit *test, int weight)
 	return t;
 }
 
-/* A named instance, with ops if @ops. */
-static struct ipt *ipt_new(struct kunit *test, int weight, bool ops,
-			   unsigned int flags)
+/* A named instance, polled from the softirq (switched on if switchable). */
+static struct ipt *ipt_new(struct kunit *test, int weight,
+			   const struct irq_poll_ops *ops, unsigned int flags)
 {
 	struct irq_poll_config cfg = {
 		.weight = weight,
-		.ops = ops ? &ipt_ops : NULL,
+		.ops = ops,
 		.flags = flags,
 	};
 	struct ipt *t = ipt_alloc(test);
@@ -204,21 +249,46 @@ static struct ipt *ipt_new(struct kunit *test, int weight, bool ops,
 	snprintf(name, sizeof(name), "kunit%d", atomic_inc_return(&ipt_names));
 	cfg.name = name;
 	KUNIT_ASSERT_EQ(test, irq_poll_init_named(&t->iop, &cfg, ipt_poll), 0);
+	KUNIT_ASSERT_EQ(test, irq_poll_set_mode(&t->iop, IRQ_POLL_MODE_SOFTIRQ),
+			0);
 	return t;
 }
 
 /* Schedule and let the softirq run right here, on this CPU. */
-static void ipt_sched_sync(struct ipt *t)
+static bool ipt_sched_sync(struct ipt *t)
 {
+	bool ret;
+
 	local_bh_disable();
-	irq_poll_sched(&t->iop);
+	ret = irq_poll_sched(&t->iop);
 	local_bh_enable();
+	return ret;
 }
 
-static void ipt_add(struct ipt *t, int n)
+/*
+ * The interrupt handler of a switchable driver: @n completions arrive;
+ * polling takes them, or the handler reaps them as it did before the
+ * conversion.  The read-side section stands for hard-IRQ context.
+ */
+static void ipt_irq(struct ipt *t, int n)
 {
-	atomic_add(n, &t->produced);
-	atomic_add(n, &t->queued);
+	ipt_add(t, n);
+	rcu_read_lock();
+	local_bh_disable();
+	if (!irq_poll_handoff(&t->iop)) {
+		atomic_inc(&t->in_classic);
+		if (atomic_read(&t->in_poll))
+			atomic_inc(&t->mixed);
+		atomic_add(ipt_reap(t, INT_MAX), &t->classic);
+		atomic_dec(&t->in_classic);
+	}
+	local_bh_enable();
+	rcu_read_unlock();
+}
+
+static int ipt_store(struct ipt *t, const char *file, const char *val)
+{
+	return irq_poll_attr_store(&t->iop, file, val);
 }
 
 /* sysfs_emit() wants a page-aligned buffer, as sysfs provides. */
@@ -233,13 +303,27 @@ static char *ipt_show(struct kunit *test, struct ipt *t, const char *file)
 	return buf;
 }
 
-static bool ipt_idle(struct ipt *t)
+static long ipt_stat(struct kunit *test, struct ipt *t, const char *file)
 {
-	return !test_bit(IRQ_POLL_F_SCHED, &t->iop.state) &&
-	       !test_bit(IRQ_POLL_F_DEFERRED, &t->iop.state);
+	long val;
+
+	KUNIT_EXPECT_EQ(test, kstrtol(ipt_show(test, t, file), 10, &val), 0);
+	return val;
 }
 
-#define STAT(t, f)	atomic_long_read(&(t)->iop.stats.f)
+#define STAT(t, f)	ipt_stat(test, t, #f)
+
+static bool ipt_idle(struct ipt *t)
+{
+	return !test_bit(IRQ_POLL_F_SCHED, &t->iop.state);
+}
+
+/* Idle, device unmasked, nothing left on it. */
+static bool ipt_settled(struct ipt *t)
+{
+	return ipt_idle(t) && !atomic_read(&t->masked) &&
+	       !atomic_read(&t->queued);
+}
 
 static int ipt_init(struct kunit *test)
 {
@@ -258,23 +342,71 @@ static void ipt_exit(struct kunit *test)
 	}
 }
 
-static void irq_poll_test_init_enabled_idle(struct kunit *test)
+/* Runs on another CPU: schedules @t there so its softirq polls it. */
+static int ipt_sched_thread(void *data)
+{
+	struct ipt *t = data;
+
+	ipt_sched_sync(t);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int ipt_other_cpu(struct kunit *test)
+{
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 online CPUs, have %u",
+			   num_online_cpus());
+	return cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+}
+
+static struct task_struct *ipt_sched_on(struct kunit *test, struct ipt *t,
+					int cpu)
+{
+	struct task_struct *k;
+
+	k = kthread_create(ipt_sched_thread, t, "ipt_sched/%d", cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	kthread_bind(k, cpu);
+	wake_up_process(k);
+	return k;
+}
+
+/* --- the 6.1 contract --------------------------------------------------- */
+
+static void irq_poll_test_init_legacy(struct kunit *test)
 {
 	struct ipt *t = ipt_new_legacy(test, 16);
 
-	/* A new instance is enabled and idle: state 0, active, weight kept. */
+	/* Enabled and idle, weight kept, no extension, one cache line. */
 	KUNIT_EXPECT_EQ(test, t->iop.state, 0UL);
 	KUNIT_EXPECT_TRUE(test, irq_poll_active(&t->iop));
 	KUNIT_EXPECT_EQ(test, t->iop.weight, 16);
-	KUNIT_EXPECT_NULL(test, t->iop.name);
+	KUNIT_EXPECT_NULL(test, t->iop.ext);
+	KUNIT_EXPECT_LE(test, sizeof(struct irq_poll), (size_t)64);
+}
+
+static void irq_poll_test_weight_zero_is_default(struct kunit *test)
+{
+	struct ipt *t = ipt_new_legacy(test, 0);
+
+	/* Weight 0 used to mean "budget 0": a poll that never completes. */
+	KUNIT_EXPECT_EQ(test, t->iop.weight, IRQ_POLL_DEFAULT_WEIGHT);
+	ipt_add(t, 5);
+	ipt_sched_sync(t);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 5);
 }
 
 static void irq_poll_test_sched_polls_once(struct kunit *test)
 {
-	struct ipt *t = ipt_new_legacy(test, 16);
+	struct ipt *t = ipt_new(test, 16, NULL, 0);
 
 	ipt_add(t, 5);
-	ipt_sched_sync(t);
+	/* From idle: this call schedules. */
+	KUNIT_EXPECT_TRUE(test, ipt_sched_sync(t));
 	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
 	/* One poll reaped all 5, completed, and the instance is idle. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 1);
@@ -284,12 +416,13 @@ static void irq_poll_test_sched_polls_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(t, reaped), 5L);
 	KUNIT_EXPECT_EQ(test, STAT(t, empty_polls), 0L);
 	KUNIT_EXPECT_EQ(test, STAT(t, budget_exhausted), 0L);
+	KUNIT_EXPECT_EQ(test, STAT(t, missed), 0L);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->softirq_polls), 1);
 }
 
 static void irq_poll_test_budget_honoured(struct kunit *test)
 {
-	struct ipt *t = ipt_new_legacy(test, 8);
+	struct ipt *t = ipt_new(test, 8, NULL, 0);
 
 	t->expect_budget = 8;
 	ipt_add(t, 20);
@@ -305,7 +438,7 @@ static void irq_poll_test_budget_honoured(struct kunit *test)
 
 static void irq_poll_test_full_budget_repolls(struct kunit *test)
 {
-	struct ipt *t = ipt_new_legacy(test, 4);
+	struct ipt *t = ipt_new(test, 4, NULL, 0);
 
 	/* Contract: a poll that uses its budget does not complete. */
 	atomic_set(&t->busy, 5);
@@ -321,72 +454,205 @@ static void irq_poll_test_full_budget_repolls(struct kunit *test)
 
 static void irq_poll_test_sched_twice_is_once(struct kunit *test)
 {
-	struct ipt *t = ipt_new_legacy(test, 16);
-	bool sched;
+	struct ipt *t = ipt_new(test, 16, NULL, 0);
+	bool first, second;
 
 	local_bh_disable();
-	irq_poll_sched(&t->iop);
-	irq_poll_sched(&t->iop);
-	sched = test_bit(IRQ_POLL_F_SCHED, &t->iop.state);
+	first = irq_poll_sched(&t->iop);
+	second = irq_poll_sched(&t->iop);
 	local_bh_enable();
-	/* Was still scheduled, not yet polled: the second call was a no-op. */
-	KUNIT_EXPECT_TRUE(test, sched);
+	/*
+	 * The second call found it scheduled, not yet polled: it did not
+	 * schedule, and its MISSED costs one extra (empty) poll.
+	 */
+	KUNIT_EXPECT_TRUE(test, first);
+	KUNIT_EXPECT_FALSE(test, second);
 	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
 	KUNIT_EXPECT_EQ(test, STAT(t, scheduled), 1L);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 1);
+	KUNIT_EXPECT_EQ(test, STAT(t, missed), 1L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 2);
 }
 
-static void irq_poll_test_weight_store_applies(struct kunit *test)
-{
-	struct ipt *t = ipt_new(test, 16, false, 0);
+/* --- MISSED: no schedule is lost ---------------------------------------- */
 
-	KUNIT_ASSERT_EQ(test, irq_poll_attr_store(&t->iop, "weight", "4", 1),
-			1L);
-	t->expect_budget = 4;
-	ipt_add(t, 10);
+static void irq_poll_test_resched_after_complete(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, NULL, 0);
+
+	/*
+	 * ib_poll_handler(): complete, find more, reschedule, inside the
+	 * poll function.  The instance is still owned, so the schedule
+	 * does not win, but the library polls again for it.
+	 */
+	atomic_set(&t->resched, 1);
+	ipt_add(t, 2);
 	ipt_sched_sync(t);
 	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
-	/* 10 at the new weight 4: 4, 4, 2. */
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 3);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_budget), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->resched_won), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->queued), 0);
+	KUNIT_EXPECT_EQ(test, STAT(t, missed), 1L);
+	KUNIT_EXPECT_EQ(test, STAT(t, scheduled), 1L);
 }
 
-/* Runs on another CPU: schedules @t there so its softirq polls it. */
-static int ipt_sched_thread(void *data)
+static void irq_poll_test_sched_during_poll(struct kunit *test)
 {
-	struct ipt *t = data;
+	struct task_struct *k;
+	struct ipt *t;
+	int cpu = ipt_other_cpu(test);
 
+	t = ipt_new(test, 16, NULL, 0);
+	/* The poll on @cpu spins 50 ms; an interrupt comes in meanwhile. */
+	t->spin_ms = 50;
+	k = ipt_sched_on(test, t, cpu);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->in_poll)));
+	ipt_add(t, 1);
+	KUNIT_EXPECT_FALSE(test, irq_poll_sched(&t->iop));
+	t->spin_ms = 0;
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
+	kthread_stop(k);
+	/* Its completion was reaped by a second poll, not left behind. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->queued), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 2);
+	KUNIT_EXPECT_EQ(test, STAT(t, missed), 1L);
+}
+
+/* --- device masking ------------------------------------------------------ */
+
+static void irq_poll_test_ops_mask_unmask(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		ipt_add(t, 3);
+		/* From task context with BH on: ->mask still gets IRQs off. */
+		irq_poll_sched(&t->iop);
+		KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	}
+	/* Ten rounds: masked on each schedule, unmasked on each completion. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks), 10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_ctx), 0);
+	KUNIT_EXPECT_EQ(test, STAT(t, rearm_races), 0L);
+}
+
+static void irq_poll_test_ops_rearm_pending(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
+
+	ipt_add(t, 2);
+	atomic_set(&t->inject, 1);
 	ipt_sched_sync(t);
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	/*
+	 * The completion injected after the last look was found by
+	 * ->pending() after unmask: polled again at once, all reaped.
+	 */
+	KUNIT_EXPECT_EQ(test, STAT(t, rearm_races), 1L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_ctx), 0);
+}
+
+static void irq_poll_test_ops_latched_without_pending(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops_nopending, 0);
+
+	/*
+	 * No ->pending(): a device that latches while masked interrupts as
+	 * soon as it is unmasked, while the library still owns the
+	 * instance.  That schedule must not be dropped.
+	 */
+	atomic_set(&t->reraise, 1);
+	ipt_add(t, 2);
+	atomic_set(&t->inject, 1);
+	ipt_sched_sync(t);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->queued), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
+	KUNIT_EXPECT_EQ(test, STAT(t, missed), 1L);
+}
+
+/*
+ * A level-triggered line, modelled: it is asserted while completions
+ * wait and the device is unmasked.  The "handler" runs on another CPU
+ * whenever the line is asserted, calls irq_poll_sched() and returns; it
+ * must never return with the line still asserted, whether its schedule
+ * won or not, or the line fires again and again.
+ */
+struct ipt_line {
+	struct ipt *t;
+	atomic_t handled;
+	atomic_t still_asserted;
+};
+
+static bool ipt_asserted(struct ipt *t)
+{
+	return atomic_read(&t->queued) && !atomic_read(&t->masked);
+}
+
+static int ipt_line_thread(void *data)
+{
+	struct ipt_line *l = data;
+
+	while (!kthread_should_stop()) {
+		if (!ipt_asserted(l->t)) {
+			cpu_relax();
+			continue;
+		}
+		local_irq_disable();
+		irq_poll_sched(&l->t->iop);
+		/* The device may drain meanwhile; only a masked-out miss counts. */
+		if (ipt_asserted(l->t) && test_bit(IRQ_POLL_F_SCHED,
+						   &l->t->iop.state))
+			atomic_inc(&l->still_asserted);
+		local_irq_enable();
+		atomic_inc(&l->handled);
+		cond_resched();
+	}
 	return 0;
 }
 
-static struct task_struct *ipt_sched_on(struct kunit *test, struct ipt *t,
-					int cpu)
+static void irq_poll_test_level_line_quiesced(struct kunit *test)
 {
+	struct ipt_line *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
 	struct task_struct *k;
+	int i, cpu = ipt_other_cpu(test);
 
-	k = kthread_create(ipt_sched_thread, t, "ipt_sched/%d", cpu);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	l->t = ipt_new(test, 4, &ipt_ops_nopending, 0);
+	k = kthread_create(ipt_line_thread, l, "ipt_line");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
 	kthread_bind(k, cpu);
 	wake_up_process(k);
-	return k;
+	for (i = 0; i < 200; i++) {
+		/* Completions slip in after each poll's last look. */
+		atomic_set(&l->t->inject, 1);
+		ipt_add(l->t, 1 + i % 7);
+		KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(l->t)));
+	}
+	kthread_stop(k);
+	kunit_info(test, "%d handler runs\n", atomic_read(&l->handled));
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->still_asserted), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->t->reaped),
+			atomic_read(&l->t->produced));
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->t->overlaps), 0);
 }
+
+/* --- disable and enable ------------------------------------------------- */
 
 static void irq_poll_test_disable_waits_for_poll(struct kunit *test)
 {
 	struct task_struct *k;
 	struct ipt *t;
-	int cpu;
+	int cpu = ipt_other_cpu(test);
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs 2 online CPUs, have %u",
-			   num_online_cpus());
 	t = ipt_new_legacy(test, 16);
 	/* The poll spins 100 ms, long enough for disable to arrive. */
 	t->spin_ms = 100;
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
 	k = ipt_sched_on(test, t, cpu);
 	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->polls) > 0));
 	irq_poll_disable(&t->iop);
@@ -396,24 +662,87 @@ static void irq_poll_test_disable_waits_for_poll(struct kunit *test)
 	kthread_stop(k);
 }
 
-static void irq_poll_test_disable_idempotent(struct kunit *test)
+static void irq_poll_test_disable_nests(struct kunit *test)
 {
 	struct ipt *t = ipt_new_legacy(test, 16);
 
 	irq_poll_disable(&t->iop);
 	irq_poll_disable(&t->iop);
 	KUNIT_EXPECT_FALSE(test, irq_poll_active(&t->iop));
-	/* Disabled: a schedule does nothing. */
+	/* Disabled: a schedule does nothing (6.1, no ops). */
 	ipt_add(t, 1);
-	ipt_sched_sync(t);
+	KUNIT_EXPECT_FALSE(test, ipt_sched_sync(t));
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 0);
-	KUNIT_EXPECT_EQ(test, STAT(t, scheduled), 0L);
+	/* One enable of two: still disabled. */
+	irq_poll_enable(&t->iop);
+	KUNIT_EXPECT_FALSE(test, irq_poll_active(&t->iop));
+	KUNIT_EXPECT_FALSE(test, ipt_sched_sync(t));
 	irq_poll_enable(&t->iop);
 	KUNIT_EXPECT_TRUE(test, irq_poll_active(&t->iop));
-	ipt_sched_sync(t);
+	KUNIT_EXPECT_TRUE(test, ipt_sched_sync(t));
 	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 1);
+	/* One enable too many: reported, nothing else. */
+	irq_poll_enable(&t->iop);
+	KUNIT_EXPECT_TRUE(test, irq_poll_misuse_reported(&t->iop));
+	KUNIT_EXPECT_TRUE(test, irq_poll_active(&t->iop));
+}
+
+struct ipt_disabler {
+	struct ipt *t;
+	struct completion done;
+};
+
+static int ipt_disable_thread(void *data)
+{
+	struct ipt_disabler *d = data;
+
+	irq_poll_disable(&d->t->iop);
+	complete(&d->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static struct task_struct *ipt_disable_async(struct kunit *test,
+					     struct ipt_disabler *d)
+{
+	struct task_struct *k;
+
+	init_completion(&d->done);
+	k = kthread_run(ipt_disable_thread, d, "ipt_disable");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	return k;
+}
+
+static void irq_poll_test_disable_concurrent(struct kunit *test)
+{
+	struct ipt_disabler *d = kunit_kcalloc(test, 2, sizeof(*d), GFP_KERNEL);
+	struct task_struct *k[2], *s;
+	struct ipt *t;
+	int i, cpu = ipt_other_cpu(test);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	t = ipt_new_legacy(test, 16);
+	/* Both disables arrive while a poll spins, and wait together. */
+	t->spin_ms = 100;
+	s = ipt_sched_on(test, t, cpu);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->in_poll)));
+	for (i = 0; i < 2; i++) {
+		d[i].t = t;
+		k[i] = ipt_disable_async(test, &d[i]);
+	}
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&d[i].done,
+				  msecs_to_jiffies(IPT_TIMEOUT_MS)));
+	kthread_stop(s);
+	KUNIT_EXPECT_FALSE(test, irq_poll_active(&t->iop));
+	irq_poll_enable(&t->iop);
+	KUNIT_EXPECT_FALSE(test, irq_poll_active(&t->iop));
+	irq_poll_enable(&t->iop);
+	KUNIT_EXPECT_TRUE(test, irq_poll_active(&t->iop));
+	for (i = 0; i < 2; i++)
+		kthread_stop(k[i]);
 }
 
 static void irq_poll_test_disable_polls_scheduled(struct kunit *test)
@@ -430,9 +759,140 @@ static void irq_poll_test_disable_polls_scheduled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->overlaps), 0);
 }
 
+static void irq_poll_test_enable_polls_masked(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
+
+	irq_poll_disable(&t->iop);
+	/*
+	 * Interrupts while disabled: the device is masked (its line must
+	 * go quiet), nothing is polled, and the completions wait.
+	 */
+	ipt_add(t, 4);
+	KUNIT_EXPECT_FALSE(test, ipt_sched_sync(t));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 0);
+	/* Enable re-checks with a poll: reaped, unmasked. */
+	irq_poll_enable(&t->iop);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_ctx), 0);
+}
+
+static void irq_poll_test_active_during_last_poll(struct kunit *test)
+{
+	struct ipt_disabler *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct task_struct *k, *s;
+	bool active, handoff;
+	struct ipt *t;
+	int cpu = ipt_other_cpu(test);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	t = ipt_new(test, 16, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
+	t->spin_ms = 100;
+	s = ipt_sched_on(test, t, cpu);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->in_poll)));
+	d->t = t;
+	k = ipt_disable_async(test, d);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(test_bit(IRQ_POLL_F_DISABLE,
+						      &t->iop.state)));
+	/*
+	 * The disable waits for the poll, which still owns the completions:
+	 * a handler must not reap them beside it.
+	 */
+	active = irq_poll_active(&t->iop);
+	ipt_add(t, 1);
+	local_bh_disable();
+	handoff = irq_poll_handoff(&t->iop);
+	local_bh_enable();
+	KUNIT_EXPECT_TRUE(test, active);
+	KUNIT_EXPECT_TRUE(test, handoff);
+	t->spin_ms = 0;
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&d->done,
+			  msecs_to_jiffies(IPT_TIMEOUT_MS)));
+	/* The disable drained it: reaped by polling, handed back unmasked. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->queued), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mixed), 0);
+	KUNIT_EXPECT_FALSE(test, irq_poll_active(&t->iop));
+	kthread_stop(s);
+	kthread_stop(k);
+	irq_poll_enable(&t->iop);
+}
+
+static void irq_poll_test_destroy_leaves_masked(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 4, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
+	int unmasks;
+
+	/*
+	 * Busy: masked and polling when the driver tears down.  A disable
+	 * would hand a switchable instance back unmasked; destroy must not.
+	 */
+	atomic_set(&t->busy, INT_MAX);
+	ipt_sched_sync(t);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->polls) > 3));
+	unmasks = atomic_read(&t->unmasks);
+	irq_poll_destroy(&t->iop);
+	/* After free_irq(): an unmasked device would interrupt nobody. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), unmasks);
+	KUNIT_EXPECT_NULL(test, t->iop.ext);
+	KUNIT_EXPECT_FALSE(test, irq_poll_registered(&t->iop));
+}
+
+static void irq_poll_test_disable_then_free(struct kunit *test)
+{
+	int i, cpu = ipt_other_cpu(test);
+
+	/*
+	 * Free the instance as soon as disable returns, with polls running
+	 * on another CPU up to that moment: nothing of the library may
+	 * touch it afterwards (KASAN reports it if it does).
+	 */
+	for (i = 0; i < 20; i++) {
+		struct ipt *t = kzalloc(sizeof(*t), GFP_KERNEL);
+		struct task_struct *k;
+
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		irq_poll_init(&t->iop, 4, ipt_poll);
+		atomic_set(&t->busy, 1000 + i);
+		k = ipt_sched_on(test, t, cpu);
+		KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->polls)));
+		kthread_stop(k);
+		irq_poll_disable(&t->iop);
+		kfree(t);
+	}
+}
+
+/* --- one switch per instance ----------------------------------------- */
+
+static void irq_poll_test_switchable_starts_off(struct kunit *test)
+{
+	struct irq_poll_config cfg = {
+		.name = "kunit_sw_off",
+		.ops = &ipt_ops,
+		.flags = IRQ_POLL_CFG_SWITCHABLE,
+	};
+	struct ipt *t = ipt_alloc(test);
+
+	/* kernel.irq_poll is 0 by default: converted drivers start off. */
+	KUNIT_ASSERT_EQ(test, irq_poll_init_named(&t->iop, &cfg, ipt_poll), 0);
+	KUNIT_EXPECT_STREQ(test, ipt_show(test, t, "mode"), "off\n");
+	ipt_irq(t, 3);
+	/* Off: the handler reaped, nothing was polled or masked. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->classic), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 0);
+	/* A non-switchable instance cannot be switched off. */
+	KUNIT_EXPECT_EQ(test, irq_poll_set_mode(&ipt_new(test, 8, &ipt_ops, 0)->iop,
+						IRQ_POLL_MODE_OFF), -EINVAL);
+}
+
 struct ipt_hammer {
 	struct ipt *t;
 	int iterations;
+	bool handler;		/* ipt_irq() rather than irq_poll_sched() */
 };
 
 static int ipt_hammer_thread(void *data)
@@ -442,8 +902,12 @@ static int ipt_hammer_thread(void *data)
 
 	/* Keep the load up until stopped; the cap only bounds a runaway. */
 	for (i = 0; i < h->iterations && !kthread_should_stop(); i++) {
-		ipt_add(h->t, 1);
-		ipt_sched_sync(h->t);
+		if (h->handler) {
+			ipt_irq(h->t, 1);
+		} else {
+			ipt_add(h->t, 1);
+			ipt_sched_sync(h->t);
+		}
 		if (!(i % 32))
 			usleep_range(20, 50);
 	}
@@ -478,9 +942,7 @@ static void irq_poll_test_enable_disable_sched_race(struct kunit *test)
 	n = ipt_start_hammers(test, &h, k, 1000000);
 	for (i = 0; i < 50; i++) {
 		irq_poll_disable(&t->iop);
-		atomic_set(&t->disabled_window, 1);
 		usleep_range(100, 300);
-		atomic_set(&t->disabled_window, 0);
 		irq_poll_enable(&t->iop);
 		usleep_range(100, 300);
 	}
@@ -491,185 +953,51 @@ static void irq_poll_test_enable_disable_sched_race(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t) &&
 					     !atomic_read(&t->queued)));
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->overlaps), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls_while_disabled), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped),
 			atomic_read(&t->produced));
 }
 
-static void irq_poll_test_ops_mask_pairing(struct kunit *test)
-{
-	struct ipt *t = ipt_new(test, 16, true, 0);
-	int i;
+static const char * const ipt_modes[] = { "softirq", "threaded", "off" };
 
-	for (i = 0; i < 10; i++) {
-		ipt_add(t, 3);
-		ipt_sched_sync(t);
-		KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
+static void irq_poll_test_mode_switch_under_load(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 4, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
+	struct ipt_hammer h = { .t = t, .handler = true };
+	struct task_struct *k[4];
+	int i, n;
+
+	n = ipt_start_hammers(test, &h, k, 1000000);
+	/* 31 switches: ends in softirq mode. */
+	for (i = 0; i < 31; i++) {
+		const char *m = ipt_modes[i % ARRAY_SIZE(ipt_modes)];
+
+		KUNIT_ASSERT_EQ(test, ipt_store(t, "mode", m), (int)strlen(m));
+		usleep_range(1000, 2000);
 	}
-	/* Ten rounds: masked on each schedule, unmasked on each completion. */
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks), 10);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 10);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_mask), 0);
-	KUNIT_EXPECT_EQ(test, STAT(t, rearm_races), 0L);
-}
-
-static void irq_poll_test_ops_rearm_race(struct kunit *test)
-{
-	struct ipt *t = ipt_new(test, 16, true, 0);
-
-	ipt_add(t, 2);
-	atomic_set(&t->inject, 1);
-	ipt_sched_sync(t);
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t) &&
-					     !atomic_read(&t->queued)));
+	for (i = 0; i < n; i++)
+		kthread_stop(k[i]);
 	/*
-	 * The completion injected after the last look was found by
-	 * ->pending() after unmask: one race caught, two rounds, all reaped.
+	 * Every completion reaped once, by a poll or by the handler, never
+	 * by both at once, and none left behind in any mode.
 	 */
-	KUNIT_EXPECT_EQ(test, STAT(t, rearm_races), 1L);
-	KUNIT_EXPECT_EQ(test, STAT(t, scheduled), 2L);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 3);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks), 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_mask), 0);
-}
-
-static void irq_poll_test_deferral_fires_and_ends(struct kunit *test)
-{
-	struct ipt *t = ipt_new(test, 16, true, 0);
-
-	KUNIT_ASSERT_EQ(test, irq_poll_attr_store(&t->iop, "defer_hard_irqs",
-						  "2", 1), 1L);
-	KUNIT_ASSERT_EQ(test, irq_poll_attr_store(&t->iop, "flush_timeout_ns",
-						  "1000000", 7), 7L);
-	ipt_add(t, 3);
-	ipt_sched_sync(t);
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t) &&
-					     atomic_read(&t->done_true)));
-	/*
-	 * defer_hard_irqs=2: the poll with work defers, the first empty
-	 * poll defers, the second empty poll unmasks.
-	 */
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 3);
-	KUNIT_EXPECT_EQ(test, STAT(t, empty_polls), 2L);
-	KUNIT_EXPECT_EQ(test, STAT(t, deferrals), 2L);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->done_false), 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->done_true), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
-}
-
-/*
- * A 1 ns deferral timer expires while the poll that armed it is still
- * on its way to releasing the instance, often enough under emulation.
- * The timer then cannot claim the instance; the poll must notice and
- * schedule it, or the device stays masked with nobody polling.
- */
-static void irq_poll_test_deferral_timer_beats_release(struct kunit *test)
-{
-	struct ipt *t = ipt_new(test, 16, true, 0);
-	int i;
-
-	KUNIT_ASSERT_EQ(test, irq_poll_attr_store(&t->iop, "defer_hard_irqs",
-						  "1", 1), 1L);
-	KUNIT_ASSERT_EQ(test, irq_poll_attr_store(&t->iop, "flush_timeout_ns",
-						  "1", 1), 1L);
-	for (i = 0; i < 500; i++) {
-		ipt_add(t, 1);
-		ipt_sched_sync(t);
-		if (!ipt_wait_for(ipt_idle(t) && !atomic_read(&t->masked) &&
-				  atomic_read(&t->reaped) == i + 1)) {
-			KUNIT_FAIL(test, "round %d: left masked, %d polls, state %#lx",
-				   i, atomic_read(&t->polls), t->iop.state);
-			break;
-		}
-	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 500);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_mask), 0);
-	kunit_info(test, "timer expired before release %ld times in 500 rounds\n",
-		   STAT(t, rearm_races));
-}
-
-static void irq_poll_test_deferral_off_by_default(struct kunit *test)
-{
-	struct ipt *t = ipt_new(test, 16, true, 0);
-
-	ipt_add(t, 3);
-	ipt_sched_sync(t);
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
-	/* No deferral configured: completes and unmasks at once. */
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->done_true), 1);
-	KUNIT_EXPECT_EQ(test, STAT(t, deferrals), 0L);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 1);
-}
-
-static void irq_poll_test_deferral_sched_overtakes(struct kunit *test)
-{
-	struct irq_poll_config cfg = {
-		.name = "kunit_defer_long",
-		.ops = &ipt_ops,
-		.defer_hard_irqs = 1,
-		/* 1 s: far beyond the test's runtime, so the timer never fires */
-		.flush_timeout_ns = NSEC_PER_SEC,
-	};
-	struct ipt *t = ipt_alloc(test);
-
-	KUNIT_ASSERT_EQ(test, irq_poll_init_named(&t->iop, &cfg, ipt_poll), 0);
-	ipt_add(t, 1);
-	ipt_sched_sync(t);
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->done_false)));
-	KUNIT_EXPECT_TRUE(test, test_bit(IRQ_POLL_F_DEFERRED, &t->iop.state));
-	/* An explicit schedule polls now and cancels the pending deferral. */
-	ipt_sched_sync(t);
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t) &&
-					     atomic_read(&t->done_true)));
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 2);
-	KUNIT_EXPECT_FALSE(test, hrtimer_active(&t->iop.timer));
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 1);
-}
-
-static void irq_poll_test_legacy_complete_no_deferral(struct kunit *test)
-{
-	struct ipt *t = ipt_new(test, 16, true, 0);
-
-	t->legacy_complete = true;
-	irq_poll_attr_store(&t->iop, "defer_hard_irqs", "5", 1);
-	irq_poll_attr_store(&t->iop, "flush_timeout_ns", "1000000", 7);
-	ipt_add(t, 3);
-	ipt_sched_sync(t);
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
-	/* irq_poll_complete() never defers: one poll, unmasked. */
-	KUNIT_EXPECT_EQ(test, STAT(t, deferrals), 0L);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 1);
-}
-
-static void irq_poll_test_ops_disable_unmasks(struct kunit *test)
-{
-	struct ipt *t = ipt_new(test, 16, true, 0);
-
-	irq_poll_attr_store(&t->iop, "defer_hard_irqs", "1", 1);
-	irq_poll_attr_store(&t->iop, "flush_timeout_ns", "1000000000", 10);
-	ipt_add(t, 1);
-	ipt_sched_sync(t);
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->done_false)));
-	/* Deferred with the device masked; disable hands it back unmasked. */
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 1);
-	irq_poll_disable(&t->iop);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 1);
-	KUNIT_EXPECT_FALSE(test, hrtimer_active(&t->iop.timer));
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped),
+			atomic_read(&t->produced));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->overlaps), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mixed), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_ctx), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&t->thread_polls), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&t->softirq_polls), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&t->classic), 0);
 }
 
 static void irq_poll_test_threaded_polls_in_kthread(struct kunit *test)
 {
-	struct ipt *t = ipt_new(test, 16, false, IRQ_POLL_F_THREADED);
+	struct ipt *t = ipt_new(test, 16, NULL, 0);
 
-	KUNIT_EXPECT_STREQ(test, ipt_show(test, t, "threaded"), "1\n");
+	KUNIT_ASSERT_EQ(test, irq_poll_set_mode(&t->iop,
+						IRQ_POLL_MODE_THREADED), 0);
+	KUNIT_EXPECT_STREQ(test, ipt_show(test, t, "mode"), "threaded\n");
 	ipt_add(t, 5);
 	ipt_sched_sync(t);
 	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t) &&
@@ -680,40 +1008,159 @@ static void irq_poll_test_threaded_polls_in_kthread(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 5);
 }
 
-static void irq_poll_test_threaded_switch_under_load(struct kunit *test)
+static void irq_poll_test_reinit_stops_thread(struct kunit *test)
 {
-	struct ipt *t = ipt_new(test, 4, true, 0);
-	struct ipt_hammer h = { .t = t };
-	struct task_struct *k[4];
-	int i, n;
+	struct irq_poll_config cfg = { .name = "kunit_reinit" };
+	struct ipt *t = ipt_alloc(test);
+	struct task_struct *old;
 
-	n = ipt_start_hammers(test, &h, k, 1000000);
-	for (i = 0; i < 10; i++) {
-		KUNIT_ASSERT_EQ(test, irq_poll_attr_store(&t->iop, "threaded",
-							  i & 1 ? "0" : "1",
-							  1), 1L);
-		usleep_range(1000, 2000);
+	KUNIT_ASSERT_EQ(test, irq_poll_init_named(&t->iop, &cfg, ipt_poll), 0);
+	KUNIT_ASSERT_EQ(test, irq_poll_set_mode(&t->iop,
+						IRQ_POLL_MODE_THREADED), 0);
+	old = irq_poll_thread_of(&t->iop);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	get_task_struct(old);
+	irq_poll_disable(&t->iop);
+	/* A driver that re-initialises without irq_poll_destroy(). */
+	cfg.name = "kunit_reinit2";
+	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&t->iop, &cfg, ipt_poll), 0);
+	/* The old kthread was stopped, not leaked; the old name is free. */
+	KUNIT_EXPECT_TRUE(test, ipt_wait_for(READ_ONCE(old->exit_state)));
+	put_task_struct(old);
+	KUNIT_EXPECT_NULL(test, irq_poll_thread_of(&t->iop));
+	cfg.name = "kunit_reinit";
+	{
+		struct ipt *u = ipt_alloc(test);
+
+		KUNIT_EXPECT_EQ(test, irq_poll_init_named(&u->iop, &cfg,
+							  ipt_poll), 0);
 	}
-	for (i = 0; i < n; i++)
-		kthread_stop(k[i]);
-	/* With ops nothing is left behind: no final sweep needed. */
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t) &&
-					     !atomic_read(&t->queued)));
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped),
-			atomic_read(&t->produced));
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->overlaps), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_mask), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks),
-			atomic_read(&t->unmasks));
-	KUNIT_EXPECT_GT(test, atomic_read(&t->thread_polls), 0);
-	KUNIT_EXPECT_GT(test, atomic_read(&t->softirq_polls), 0);
 }
+
+/* --- deferral ------------------------------------------------------------ */
+
+static void ipt_set_defer(struct kunit *test, struct ipt *t, const char *n,
+			  const char *ns)
+{
+	KUNIT_ASSERT_EQ(test, ipt_store(t, "defer_hard_irqs", n), (int)strlen(n));
+	KUNIT_ASSERT_EQ(test, ipt_store(t, "flush_timeout_ns", ns),
+			(int)strlen(ns));
+}
+
+static void irq_poll_test_deferral_fires_and_ends(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
+
+	ipt_set_defer(test, t, "2", IPT_FLUSH_NS);
+	ipt_add(t, 3);
+	ipt_sched_sync(t);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t) &&
+					     atomic_read(&t->done_true)));
+	/*
+	 * defer_hard_irqs=2: the poll with work defers, the first empty
+	 * poll defers, the second empty poll unmasks.
+	 */
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 3);
+	KUNIT_EXPECT_EQ(test, STAT(t, empty_polls), 2L);
+	KUNIT_EXPECT_EQ(test, STAT(t, deferrals), 2L);
+	KUNIT_EXPECT_EQ(test, STAT(t, scheduled), 3L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->done_false), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 1);
+}
+
+static void irq_poll_test_deferral_sched_overtakes(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
+
+	/* 100 ms: far beyond the poll that follows. */
+	ipt_set_defer(test, t, "1", "100000000");
+	ipt_add(t, 1);
+	ipt_sched_sync(t);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->done_false)));
+	KUNIT_EXPECT_FALSE(test, ipt_idle(t));
+	/* An explicit schedule takes it from the timer and polls now. */
+	KUNIT_EXPECT_TRUE(test, ipt_sched_sync(t));
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masks), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 1);
+	/* And the timer, when it fires, finds nothing to do. */
+	msleep(120);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 2);
+}
+
+static void irq_poll_test_deferral_disable(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
+
+	ipt_set_defer(test, t, "1", "100000000");
+	ipt_add(t, 1);
+	ipt_sched_sync(t);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->done_false)));
+	/* Disable takes the instance from the timer, which never polls. */
+	irq_poll_disable(&t->iop);
+	msleep(120);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 1);
+	irq_poll_enable(&t->iop);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+}
+
+static void irq_poll_test_deferral_short_timer(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
+	int i;
+
+	/*
+	 * The shortest timer allowed expires, under emulation, while the
+	 * poll that armed it is still on its way out.  Each round must
+	 * still end polled, idle and unmasked.
+	 */
+	ipt_set_defer(test, t, "1", "10000");
+	for (i = 0; i < 300; i++) {
+		ipt_add(t, 1);
+		ipt_sched_sync(t);
+		if (!ipt_wait_for(ipt_settled(t) &&
+				  atomic_read(&t->reaped) == i + 1)) {
+			KUNIT_FAIL(test, "round %d: %d polls, state %#lx, masked %d",
+				   i, atomic_read(&t->polls), t->iop.state,
+				   atomic_read(&t->masked));
+			break;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 300);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->overlaps), 0);
+}
+
+static void irq_poll_test_legacy_complete_no_deferral(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
+
+	t->legacy_complete = true;
+	ipt_set_defer(test, t, "5", IPT_FLUSH_NS);
+	ipt_add(t, 3);
+	ipt_sched_sync(t);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	/* irq_poll_complete() never defers: one poll, unmasked. */
+	KUNIT_EXPECT_EQ(test, STAT(t, deferrals), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 1);
+}
+
+/* --- configuration: sysctls, sysfs, names ------------------------------- */
 
 struct ipt_input {
 	const char *file;
 	const char *input;
 	int err;
 };
+
+static void ipt_input_desc(const struct ipt_input *in, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s <- \"%s\"", in->file,
+		 in->input);
+}
 
 static const struct ipt_input ipt_sysctl_inputs[] = {
 	{ "irq_poll", "2", -EINVAL },
@@ -725,12 +1172,6 @@ static const struct ipt_input ipt_sysctl_inputs[] = {
 	{ "irq_poll_budget_usecs", "100001", -EINVAL },
 	{ "irq_poll_budget", "300", 0 },
 };
-
-static void ipt_input_desc(const struct ipt_input *in, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s <- \"%s\"", in->file,
-		 in->input);
-}
 
 KUNIT_ARRAY_PARAM(ipt_sysctl, ipt_sysctl_inputs, ipt_input_desc);
 
@@ -779,12 +1220,24 @@ static const struct ipt_input ipt_sysfs_inputs[] = {
 	{ "weight", "-3", -EINVAL },
 	{ "weight", "many", -EINVAL },
 	{ "weight", "", -EINVAL },
+	{ "weight", "1025", -EINVAL },
+	{ "weight", "2147483647", -EINVAL },
+	{ "weight", "0x10", -EINVAL },
+	{ "weight", " 8", -EINVAL },
 	{ "defer_hard_irqs", "-1", -EINVAL },
-	{ "flush_timeout_ns", "1000000001", -EINVAL },
+	{ "defer_hard_irqs", "101", -EINVAL },
+	{ "defer_hard_irqs", "010x", -EINVAL },
+	{ "flush_timeout_ns", "1", -EINVAL },
+	{ "flush_timeout_ns", "9999", -EINVAL },
+	{ "flush_timeout_ns", "100000001", -EINVAL },
+	{ "flush_timeout_ns", "0x2710", -EINVAL },
 	{ "flush_timeout_ns", "-1", -EINVAL },
-	{ "threaded", "2", -EINVAL },
-	{ "threaded", "yes", -EINVAL },
-	{ "polls", "0", -ENOENT },
+	{ "mode", "on", -EINVAL },
+	{ "mode", "1", -EINVAL },
+	{ "mode", "", -EINVAL },
+	{ "mode", "off", -EINVAL },	/* not switchable */
+	{ "polls", "0", -EACCES },
+	{ "nonexistent", "0", -ENOENT },
 };
 
 KUNIT_ARRAY_PARAM(ipt_sysfs, ipt_sysfs_inputs, ipt_input_desc);
@@ -792,43 +1245,53 @@ KUNIT_ARRAY_PARAM(ipt_sysfs, ipt_sysfs_inputs, ipt_input_desc);
 static void irq_poll_test_sysfs_input(struct kunit *test)
 {
 	const struct ipt_input *in = test->param_value;
-	struct ipt *t = ipt_new(test, 16, false, 0);
-	char *before = ipt_show(test, t, in->file);
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
+	char *before = NULL;
 
-	KUNIT_EXPECT_EQ(test, irq_poll_attr_store(&t->iop, in->file, in->input,
-						  strlen(in->input)),
-			(ssize_t)in->err);
+	if (in->err != -ENOENT)
+		before = ipt_show(test, t, in->file);
+	KUNIT_EXPECT_EQ(test, ipt_store(t, in->file, in->input), in->err);
 	/* Rejected input leaves the setting as it was. */
-	KUNIT_EXPECT_STREQ(test, ipt_show(test, t, in->file), before);
+	if (before)
+		KUNIT_EXPECT_STREQ(test, ipt_show(test, t, in->file), before);
 }
 
 static void irq_poll_test_sysfs_roundtrip(struct kunit *test)
 {
-	struct ipt *t = ipt_new(test, 16, false, 0);
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
 	static const char * const files[] = {
-		"weight", "defer_hard_irqs", "flush_timeout_ns", "threaded",
+		"weight", "defer_hard_irqs", "flush_timeout_ns", "mode", "mode",
+		"weight",
 	};
-	static const char * const values[] = { "32", "7", "250000", "1" };
-	char want[32];
+	/* Decimal, with echo's newline or without; a leading 0 is decimal. */
+	static const char * const values[] = {
+		"32\n", "7", "250000\n", "threaded\n", "off", "010",
+	};
+	static const char * const shown[] = {
+		"32\n", "7\n", "250000\n", "threaded\n", "off\n", "10\n",
+	};
 	int i;
 
 	static_assert(ARRAY_SIZE(files) == ARRAY_SIZE(values));
+	static_assert(ARRAY_SIZE(files) == ARRAY_SIZE(shown));
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		KUNIT_EXPECT_EQ(test, irq_poll_attr_store(&t->iop, files[i],
-							  values[i],
-							  strlen(values[i])),
-				(ssize_t)strlen(values[i]));
-		snprintf(want, sizeof(want), "%s\n", values[i]);
-		KUNIT_EXPECT_STREQ(test, ipt_show(test, t, files[i]), want);
+		KUNIT_EXPECT_EQ(test, ipt_store(t, files[i], values[i]),
+				(int)strlen(values[i]));
+		KUNIT_EXPECT_STREQ(test, ipt_show(test, t, files[i]), shown[i]);
 	}
 }
 
 static void irq_poll_test_init_named_invalid(struct kunit *test)
 {
+	static const char * const bad_names[] = {
+		NULL, "", ".", "..", "a/b", "a b", "tab\there", "nl\n",
+		"ctl\x01", "a-name-that-is-thirty-two-chars!",
+	};
 	struct irq_poll_ops half = { .mask = ipt_mask };
 	struct irq_poll_config cfg = { .name = "kunit_dup" };
 	struct ipt *a = ipt_alloc(test), *b = ipt_alloc(test);
 	struct irq_poll scratch;
+	int i;
 
 	KUNIT_ASSERT_EQ(test, irq_poll_init_named(&a->iop, &cfg, ipt_poll), 0);
 	/* Same name again: -EEXIST, the first stays. */
@@ -836,76 +1299,135 @@ static void irq_poll_test_init_named_invalid(struct kunit *test)
 			-EEXIST);
 	irq_poll_init(&b->iop, 1, ipt_poll);
 
-	cfg.name = NULL;
-	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&scratch, &cfg, ipt_poll),
-			-EINVAL);
-	cfg.name = "a/b";
-	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&scratch, &cfg, ipt_poll),
-			-EINVAL);
-	cfg.name = "";
-	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&scratch, &cfg, ipt_poll),
-			-EINVAL);
+	for (i = 0; i < ARRAY_SIZE(bad_names); i++) {
+		cfg.name = bad_names[i];
+		KUNIT_EXPECT_EQ_MSG(test, irq_poll_init_named(&scratch, &cfg,
+							      ipt_poll),
+				    -EINVAL, "name #%d", i);
+	}
+	/* Global files live elsewhere: any other name is fine. */
+	cfg.name = "squeezed";
+	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&scratch, &cfg, ipt_poll), 0);
+	irq_poll_destroy(&scratch);
+
 	cfg.name = "kunit_bad";
 	cfg.flags = BIT(7);
+	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&scratch, &cfg, ipt_poll),
+			-EINVAL);
+	cfg.flags = IRQ_POLL_CFG_SWITCHABLE;	/* needs ops */
 	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&scratch, &cfg, ipt_poll),
 			-EINVAL);
 	cfg.flags = 0;
 	cfg.ops = &half;
 	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&scratch, &cfg, ipt_poll),
 			-EINVAL);
-	cfg.ops = NULL;
-	cfg.flush_timeout_ns = NSEC_PER_SEC + 1;
+	cfg.ops = &ipt_ops;
+	cfg.weight = IRQ_POLL_MAX_WEIGHT + 1;
+	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&scratch, &cfg, ipt_poll),
+			-EINVAL);
+	cfg.weight = 0;
+	cfg.flush_timeout_ns = 1;
+	cfg.defer_hard_irqs = 1000;
 	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&scratch, &cfg, ipt_poll),
 			-EINVAL);
 }
 
-static void irq_poll_test_destroy_quiesces(struct kunit *test)
+static void irq_poll_test_deferral_needs_ops(struct kunit *test)
 {
 	struct irq_poll_config cfg = {
-		.name = "kunit_destroy",
-		.ops = &ipt_ops,
-		.flags = IRQ_POLL_F_THREADED,
+		.name = "kunit_defer_noops",
+		.defer_hard_irqs = 2,
+		.flush_timeout_ns = 100000,
 	};
 	struct ipt *t = ipt_alloc(test);
-	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	int polls;
+	struct ipt *u;
 
-	KUNIT_ASSERT_EQ(test, irq_poll_init_named(&t->iop, &cfg, ipt_poll), 0);
-	atomic_set(&t->busy, INT_MAX);
+	/*
+	 * Without ops nobody can keep the device masked, and a disable
+	 * would leave it masked: refused, at init and in sysfs.
+	 */
+	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&t->iop, &cfg, ipt_poll),
+			-EINVAL);
+	u = ipt_new(test, 16, NULL, 0);
+	KUNIT_EXPECT_EQ(test, ipt_store(u, "defer_hard_irqs", "2"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipt_store(u, "flush_timeout_ns", "100000"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ipt_store(u, "defer_hard_irqs", "0"), 1);
+}
+
+static void irq_poll_test_works_without_sysfs(struct kunit *test)
+{
+	struct kset *kset = irq_poll_kset;
+	struct ipt *t = ipt_alloc(test);
+	struct irq_poll_config cfg = { .name = "kunit_nosysfs" };
+	int err;
+
+	/* No /sys/kernel/irq_poll: the driver still gets its instance. */
+	irq_poll_kset = NULL;
+	err = irq_poll_init_named(&t->iop, &cfg, ipt_poll);
+	irq_poll_kset = kset;
+	KUNIT_ASSERT_EQ(test, err, 0);
+	ipt_add(t, 2);
 	ipt_sched_sync(t);
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(atomic_read(&t->polls) > 3));
-	irq_poll_destroy(&t->iop);
-	/* Gone: no thread, no sysfs files, no more polls, device unmasked. */
-	polls = atomic_read(&t->polls);
-	KUNIT_EXPECT_NULL(test, t->iop.thread);
-	KUNIT_EXPECT_EQ(test, irq_poll_attr_show(&t->iop, "weight", buf),
-			(ssize_t)-ENOENT);
-	msleep(20);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), polls);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
-	/* The name is free again. */
-	KUNIT_EXPECT_EQ(test, irq_poll_init_named(&t->iop, &cfg, ipt_poll), 0);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 2);
+}
+
+static void irq_poll_test_misuse_per_instance(struct kunit *test)
+{
+	struct ipt *a = ipt_new(test, 16, NULL, 0);
+	struct ipt *b = ipt_new(test, 16, NULL, 0);
+
+	/* Completing outside the poll function: each instance reported. */
+	irq_poll_complete(&a->iop);
+	irq_poll_complete(&b->iop);
+	KUNIT_EXPECT_TRUE(test, irq_poll_misuse_reported(&a->iop));
+	KUNIT_EXPECT_TRUE(test, irq_poll_misuse_reported(&b->iop));
+	/* And neither is wedged. */
+	ipt_add(a, 1);
+	ipt_add(b, 1);
+	ipt_sched_sync(a);
+	ipt_sched_sync(b);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(a) && ipt_idle(b)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->reaped) + atomic_read(&b->reaped),
+			2);
 }
 
 static void irq_poll_test_global_switch(struct kunit *test)
 {
 	struct ctl_table *ct = ipt_find_sysctl("irq_poll");
-	struct ipt *sw = ipt_new(test, 16, false, IRQ_POLL_F_SWITCHABLE);
+	struct ipt *sw = ipt_new(test, 16, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
+	struct ipt *thr = ipt_new(test, 16, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
+	struct ipt *plain = ipt_new(test, 16, &ipt_ops, 0);
 	struct ipt *legacy = ipt_new_legacy(test, 16);
 
 	KUNIT_ASSERT_NOT_NULL(test, ct);
-	KUNIT_ASSERT_EQ(test, ipt_sysctl_write(ct, "0"), 0);
-	/* Off: only instances that opted in stop polling. */
-	KUNIT_EXPECT_FALSE(test, irq_poll_active(&sw->iop));
-	KUNIT_EXPECT_TRUE(test, irq_poll_active(&legacy->iop));
+	KUNIT_ASSERT_EQ(test, irq_poll_set_mode(&thr->iop,
+						IRQ_POLL_MODE_THREADED), 0);
+	/* 1 with everything on changes nothing. */
 	KUNIT_ASSERT_EQ(test, ipt_sysctl_write(ct, "1"), 0);
+	KUNIT_EXPECT_STREQ(test, ipt_show(test, thr, "mode"), "threaded\n");
+	/* 0: switchable instances go off, the others keep polling. */
+	KUNIT_ASSERT_EQ(test, ipt_sysctl_write(ct, "0"), 0);
+	KUNIT_EXPECT_STREQ(test, ipt_show(test, sw, "mode"), "off\n");
+	KUNIT_EXPECT_STREQ(test, ipt_show(test, thr, "mode"), "off\n");
+	KUNIT_EXPECT_FALSE(test, irq_poll_active(&sw->iop));
+	KUNIT_EXPECT_TRUE(test, irq_poll_active(&plain->iop));
+	KUNIT_EXPECT_TRUE(test, irq_poll_active(&legacy->iop));
+	/* 1: off ones go to softirq. */
+	KUNIT_ASSERT_EQ(test, ipt_sysctl_write(ct, "1"), 0);
+	KUNIT_EXPECT_STREQ(test, ipt_show(test, sw, "mode"), "softirq\n");
 	KUNIT_EXPECT_TRUE(test, irq_poll_active(&sw->iop));
+	ipt_irq(sw, 2);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(sw)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&sw->classic), 0);
+	KUNIT_ASSERT_EQ(test, ipt_sysctl_write(ct, "0"), 0);
 }
 
 static void irq_poll_test_softirq_squeeze(struct kunit *test)
 {
 	struct ctl_table *ct = ipt_find_sysctl("irq_poll_budget");
-	struct ipt *t = ipt_new_legacy(test, 4);
+	struct ipt *t = ipt_new(test, 4, NULL, 0);
 	unsigned long before = irq_poll_squeezed();
 
 	KUNIT_ASSERT_NOT_NULL(test, ct);
@@ -917,6 +1439,39 @@ static void irq_poll_test_softirq_squeeze(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ipt_sysctl_write(ct, "256"), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->polls), 11);
 	KUNIT_EXPECT_GE(test, irq_poll_squeezed() - before, 10UL);
+}
+
+/* Poll function that schedules another instance, then reaps. */
+static struct ipt *ipt_chain_next;
+
+static int ipt_chain_poll(struct irq_poll *iop, int budget)
+{
+	irq_poll_sched(&ipt_chain_next->iop);
+	return ipt_poll(iop, budget);
+}
+
+static void irq_poll_test_squeeze_counts_new_work(struct kunit *test)
+{
+	struct ctl_table *ct = ipt_find_sysctl("irq_poll_budget");
+	struct ipt *a = ipt_alloc(test);
+	unsigned long before;
+
+	KUNIT_ASSERT_NOT_NULL(test, ct);
+	irq_poll_init(&a->iop, 16, ipt_chain_poll);
+	ipt_chain_next = ipt_new_legacy(test, 16);
+	/*
+	 * Budget 4: A reaps 5 and completes, using up the run while B,
+	 * scheduled during that poll, waits: the run was squeezed.
+	 */
+	KUNIT_ASSERT_EQ(test, ipt_sysctl_write(ct, "4"), 0);
+	ipt_add(a, 5);
+	before = irq_poll_squeezed();
+	ipt_sched_sync(a);
+	KUNIT_EXPECT_EQ(test, ipt_sysctl_write(ct, "256"), 0);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(a) &&
+					     ipt_idle(ipt_chain_next)));
+	KUNIT_EXPECT_GE(test, irq_poll_squeezed() - before, 1UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ipt_chain_next->polls), 1);
 }
 
 static void irq_poll_test_cpu_offline_moves(struct kunit *test)
@@ -961,19 +1516,22 @@ static void irq_poll_test_cpu_offline_moves(struct kunit *test)
 #endif
 }
 
+/* --- trace points ------------------------------------------------------- */
+
 struct ipt_trace {
+	const struct irq_poll *iop;
 	atomic_t sched;
 	atomic_t poll;
+	atomic_t rearm;
 	int work;
 	int budget;
-	unsigned int id;
 };
 
 static void ipt_probe_sched(void *data, const struct irq_poll *iop)
 {
 	struct ipt_trace *tr = data;
 
-	if (iop->id == READ_ONCE(tr->id))
+	if (iop == READ_ONCE(tr->iop))
 		atomic_inc(&tr->sched);
 }
 
@@ -982,34 +1540,52 @@ static void ipt_probe_poll(void *data, const struct irq_poll *iop, int work,
 {
 	struct ipt_trace *tr = data;
 
-	if (iop->id != READ_ONCE(tr->id))
+	if (iop != READ_ONCE(tr->iop))
 		return;
 	WRITE_ONCE(tr->work, work);
 	WRITE_ONCE(tr->budget, budget);
 	atomic_inc(&tr->poll);
 }
 
+static void ipt_probe_rearm(void *data, const struct irq_poll *iop,
+			    bool missed)
+{
+	struct ipt_trace *tr = data;
+
+	if (iop == READ_ONCE(tr->iop))
+		atomic_inc(&tr->rearm);
+}
+
 static void irq_poll_test_tracepoints(struct kunit *test)
 {
 	struct ipt_trace *tr = kunit_kzalloc(test, sizeof(*tr), GFP_KERNEL);
-	struct ipt *t = ipt_new(test, 16, false, 0);
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, 0);
 
 	KUNIT_ASSERT_NOT_NULL(test, tr);
-	tr->id = t->iop.id;
+	tr->iop = &t->iop;
 	if (register_trace_irq_poll_schedule(ipt_probe_sched, tr))
 		kunit_skip(test, "trace points unavailable");
 	KUNIT_ASSERT_EQ(test, register_trace_irq_poll_poll(ipt_probe_poll, tr),
 			0);
+	KUNIT_ASSERT_EQ(test, register_trace_irq_poll_rearm(ipt_probe_rearm,
+							    tr), 0);
+	/* A pending hit, then a missed schedule: two re-polls, both traced. */
 	ipt_add(t, 5);
+	atomic_set(&t->inject, 1);
 	ipt_sched_sync(t);
-	KUNIT_EXPECT_TRUE(test, ipt_wait_for(ipt_idle(t)));
+	KUNIT_EXPECT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	atomic_set(&t->resched, 1);
+	ipt_sched_sync(t);
+	KUNIT_EXPECT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	unregister_trace_irq_poll_rearm(ipt_probe_rearm, tr);
 	unregister_trace_irq_poll_poll(ipt_probe_poll, tr);
 	unregister_trace_irq_poll_schedule(ipt_probe_sched, tr);
 	tracepoint_synchronize_unregister();
-	/* One schedule event, one poll event with work=5 budget=16. */
-	KUNIT_EXPECT_EQ(test, atomic_read(&tr->sched), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&tr->poll), 1);
-	KUNIT_EXPECT_EQ(test, tr->work, 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tr->sched), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tr->poll), atomic_read(&t->polls));
+	KUNIT_EXPECT_EQ(test, (long)atomic_read(&tr->rearm),
+			STAT(t, missed) + STAT(t, rearm_races));
+	KUNIT_EXPECT_GE(test, atomic_read(&tr->rearm), 2);
 	KUNIT_EXPECT_EQ(test, tr->budget, 16);
 }
 
@@ -1046,14 +1622,13 @@ KUNIT_ARRAY_PARAM(ipt_script, ipt_scripts, ipt_script_desc);
 static void irq_poll_test_counters_model(struct kunit *test)
 {
 	const struct ipt_script *s = test->param_value;
-	struct ipt *t = ipt_new(test, s->weight, true, 0);
+	struct ipt *t = ipt_new(test, s->weight, &ipt_ops, 0);
 	long polls = 0, exhausted = 0, empty = 0, deferrals = 0;
 	int left = s->queued, count = 0;
 	char val[16];
 
 	snprintf(val, sizeof(val), "%d", s->defer);
-	irq_poll_attr_store(&t->iop, "defer_hard_irqs", val, strlen(val));
-	irq_poll_attr_store(&t->iop, "flush_timeout_ns", "1000000", 7);
+	ipt_set_defer(test, t, val, IPT_FLUSH_NS);
 
 	/* Model: poll until a poll reaps < weight and deferral ends. */
 	for (;;) {
@@ -1078,7 +1653,7 @@ static void irq_poll_test_counters_model(struct kunit *test)
 
 	ipt_add(t, s->queued);
 	ipt_sched_sync(t);
-	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_idle(t) &&
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t) &&
 					     atomic_read(&t->done_true)));
 	KUNIT_EXPECT_EQ(test, STAT(t, polls), polls);
 	KUNIT_EXPECT_EQ(test, STAT(t, budget_exhausted), exhausted);
@@ -1090,33 +1665,46 @@ static void irq_poll_test_counters_model(struct kunit *test)
 }
 
 static struct kunit_case irq_poll_test_cases[] = {
-	KUNIT_CASE(irq_poll_test_init_enabled_idle),
+	KUNIT_CASE(irq_poll_test_init_legacy),
+	KUNIT_CASE(irq_poll_test_weight_zero_is_default),
 	KUNIT_CASE(irq_poll_test_sched_polls_once),
 	KUNIT_CASE(irq_poll_test_budget_honoured),
 	KUNIT_CASE(irq_poll_test_full_budget_repolls),
 	KUNIT_CASE(irq_poll_test_sched_twice_is_once),
-	KUNIT_CASE(irq_poll_test_weight_store_applies),
+	KUNIT_CASE(irq_poll_test_resched_after_complete),
+	KUNIT_CASE(irq_poll_test_sched_during_poll),
+	KUNIT_CASE(irq_poll_test_ops_mask_unmask),
+	KUNIT_CASE(irq_poll_test_ops_rearm_pending),
+	KUNIT_CASE(irq_poll_test_ops_latched_without_pending),
+	KUNIT_CASE(irq_poll_test_level_line_quiesced),
 	KUNIT_CASE(irq_poll_test_disable_waits_for_poll),
-	KUNIT_CASE(irq_poll_test_disable_idempotent),
+	KUNIT_CASE(irq_poll_test_disable_nests),
+	KUNIT_CASE(irq_poll_test_disable_concurrent),
 	KUNIT_CASE(irq_poll_test_disable_polls_scheduled),
+	KUNIT_CASE(irq_poll_test_enable_polls_masked),
+	KUNIT_CASE(irq_poll_test_active_during_last_poll),
+	KUNIT_CASE(irq_poll_test_destroy_leaves_masked),
+	KUNIT_CASE(irq_poll_test_disable_then_free),
+	KUNIT_CASE(irq_poll_test_switchable_starts_off),
 	KUNIT_CASE(irq_poll_test_enable_disable_sched_race),
-	KUNIT_CASE(irq_poll_test_ops_mask_pairing),
-	KUNIT_CASE(irq_poll_test_ops_rearm_race),
-	KUNIT_CASE(irq_poll_test_deferral_fires_and_ends),
-	KUNIT_CASE(irq_poll_test_deferral_timer_beats_release),
-	KUNIT_CASE(irq_poll_test_deferral_off_by_default),
-	KUNIT_CASE(irq_poll_test_deferral_sched_overtakes),
-	KUNIT_CASE(irq_poll_test_legacy_complete_no_deferral),
-	KUNIT_CASE(irq_poll_test_ops_disable_unmasks),
+	KUNIT_CASE(irq_poll_test_mode_switch_under_load),
 	KUNIT_CASE(irq_poll_test_threaded_polls_in_kthread),
-	KUNIT_CASE(irq_poll_test_threaded_switch_under_load),
+	KUNIT_CASE(irq_poll_test_reinit_stops_thread),
+	KUNIT_CASE(irq_poll_test_deferral_fires_and_ends),
+	KUNIT_CASE(irq_poll_test_deferral_sched_overtakes),
+	KUNIT_CASE(irq_poll_test_deferral_disable),
+	KUNIT_CASE(irq_poll_test_deferral_short_timer),
+	KUNIT_CASE(irq_poll_test_legacy_complete_no_deferral),
 	KUNIT_CASE_PARAM(irq_poll_test_sysctl_input, ipt_sysctl_gen_params),
 	KUNIT_CASE_PARAM(irq_poll_test_sysfs_input, ipt_sysfs_gen_params),
 	KUNIT_CASE(irq_poll_test_sysfs_roundtrip),
 	KUNIT_CASE(irq_poll_test_init_named_invalid),
-	KUNIT_CASE(irq_poll_test_destroy_quiesces),
+	KUNIT_CASE(irq_poll_test_deferral_needs_ops),
+	KUNIT_CASE(irq_poll_test_works_without_sysfs),
+	KUNIT_CASE(irq_poll_test_misuse_per_instance),
 	KUNIT_CASE(irq_poll_test_global_switch),
 	KUNIT_CASE(irq_poll_test_softirq_squeeze),
+	KUNIT_CASE(irq_poll_test_squeeze_counts_new_work),
 	KUNIT_CASE(irq_poll_test_cpu_offline_moves),
 	KUNIT_CASE(irq_poll_test_tracepoints),
 	KUNIT_CASE_PARAM(irq_poll_test_counters_model, ipt_script_gen_params),
@@ -1129,9 +1717,7 @@ static struct kunit_suite irq_poll_test_suite = {
 	.exit = ipt_exit,
 	.test_cases = irq_poll_test_cases,
 };
-
 kunit_test_suite(irq_poll_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the irq_poll library");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Trace points for lib/irq_poll.c.
+ * Trace points of lib/irq_poll.c, which alone emits them (they use its
+ * private irq_poll_name()).
  *
- * Every event names its instance by id= (stable for the instance's life)
- * and name= (empty for unnamed legacy instances) and prints key=value
- * pairs.  The name is copied into the ring buffer, never referenced.
+ * Every event names its instance by iop= (the address, hashed like any
+ * %p) and name= (empty for unnamed instances) and prints key=value pairs.
+ * The name is copied into the ring buffer, never referenced.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM irq_poll
@@ -18,20 +19,21 @@
 DECLARE_EVENT_CLASS(irq_poll_instance,
 		    TP_PROTO(const struct irq_poll *iop),
 		    TP_ARGS(iop),
-		    TP_STRUCT__entry(__field(unsigned int, id)
-				     __string(name, iop->name ?: "")),
-		    TP_fast_assign(__entry->id = iop->id;
-				   __assign_str(name, iop->name ?: "");),
-		    TP_printk("id=%u name=%s", __entry->id, __get_str(name))
+		    TP_STRUCT__entry(__field(const void *, iop)
+				     __string(name, irq_poll_name(iop))),
+		    TP_fast_assign(__entry->iop = iop;
+				   __assign_str(name, irq_poll_name(iop));),
+		    TP_printk("iop=%p name=%s", __entry->iop, __get_str(name))
 );
 
 /**
- * irq_poll_schedule - an idle or deferred instance was scheduled
+ * irq_poll_schedule - an instance became owned to be polled
  * @iop: the instance
  *
- * Fires once per move out of idle, from the context that scheduled it
- * (interrupt handler, deferral timer, re-arm check).  Its partner
- * irq_poll_poll measures the schedule-to-poll latency.
+ * Fires when irq_poll_sched() or irq_poll_handoff() scheduled an idle
+ * instance or took a deferred one from its timer, and when
+ * irq_poll_enable() polls an instance with ops.  Its partner irq_poll_poll
+ * measures the schedule-to-poll latency.
  */
 DEFINE_EVENT(irq_poll_instance, irq_poll_schedule,
 	     TP_PROTO(const struct irq_poll *iop),
@@ -39,11 +41,12 @@ DEFINE_EVENT(irq_poll_instance, irq_poll_schedule,
 );
 
 /**
- * irq_poll_timer - the deferral timer expired
+ * irq_poll_timer - the deferral timer expired and scheduled the instance
  * @iop: the instance
  *
- * Fires in the hrtimer callback armed by irq_poll_defer; the instance is
- * scheduled right after, unless a disable is pending.
+ * Partner of irq_poll_defer: the gap between them is the real deferral.
+ * Does not fire when irq_poll_sched() or irq_poll_disable() took the
+ * instance from the timer first.
  */
 DEFINE_EVENT(irq_poll_instance, irq_poll_timer,
 	     TP_PROTO(const struct irq_poll *iop),
@@ -51,15 +54,22 @@ DEFINE_EVENT(irq_poll_instance, irq_poll_timer,
 );
 
 /**
- * irq_poll_rearm - completions found right after unmasking
+ * irq_poll_rearm - the instance is polled again instead of going idle
  * @iop: the instance
- *
- * ->pending() returned true after ->unmask(); the library rescheduled the
- * instance instead of waiting for an interrupt that may never come.
+ * @missed: true if a schedule had found it owned (MISSED); false if
+ *	    ->pending() saw a completion right after ->unmask()
  */
-DEFINE_EVENT(irq_poll_instance, irq_poll_rearm,
-	     TP_PROTO(const struct irq_poll *iop),
-	     TP_ARGS(iop)
+TRACE_EVENT(irq_poll_rearm,
+	    TP_PROTO(const struct irq_poll *iop, bool missed),
+	    TP_ARGS(iop, missed),
+	    TP_STRUCT__entry(__field(const void *, iop)
+			     __string(name, irq_poll_name(iop))
+			     __field(bool, missed)),
+	    TP_fast_assign(__entry->iop = iop;
+			   __assign_str(name, irq_poll_name(iop));
+			   __entry->missed = missed;),
+	    TP_printk("iop=%p name=%s reason=%s", __entry->iop,
+		      __get_str(name), __entry->missed ? "missed" : "pending")
 );
 
 /**
@@ -67,50 +77,52 @@ DEFINE_EVENT(irq_poll_instance, irq_poll_rearm,
  * @iop: the instance
  * @work: value the poll function returned
  * @budget: budget it was given
- * @threaded: polled from the instance's kthread rather than the softirq
+ * @threaded: called from the instance's kthread rather than the softirq
  *
- * work >= budget means the instance stays scheduled and is polled again.
+ * work >= budget means the instance stays owned and is polled again.
  */
 TRACE_EVENT(irq_poll_poll,
 	    TP_PROTO(const struct irq_poll *iop, int work, int budget,
 		     bool threaded),
 	    TP_ARGS(iop, work, budget, threaded),
-	    TP_STRUCT__entry(__field(unsigned int, id)
-			     __string(name, iop->name ?: "")
+	    TP_STRUCT__entry(__field(const void *, iop)
+			     __string(name, irq_poll_name(iop))
 			     __field(int, work)
 			     __field(int, budget)
 			     __field(bool, threaded)),
-	    TP_fast_assign(__entry->id = iop->id;
-			   __assign_str(name, iop->name ?: "");
+	    TP_fast_assign(__entry->iop = iop;
+			   __assign_str(name, irq_poll_name(iop));
 			   __entry->work = work;
 			   __entry->budget = budget;
 			   __entry->threaded = threaded;),
-	    TP_printk("id=%u name=%s work=%d budget=%d threaded=%d",
-		      __entry->id, __get_str(name), __entry->work,
+	    TP_printk("iop=%p name=%s work=%d budget=%d threaded=%d",
+		      __entry->iop, __get_str(name), __entry->work,
 		      __entry->budget, __entry->threaded)
 );
 
 /**
- * irq_poll_complete - the driver completed a poll
+ * irq_poll_complete - a completed poll ends the polling
  * @iop: the instance
- * @work: work_done passed to irq_poll_complete_done() (-1 for the
- *	  legacy irq_poll_complete(), which does not say)
- * @idle: the instance went idle (device unmasked); false when the
- *	  deferral timer keeps it polling
+ * @work: what that poll reaped
+ * @idle: the instance goes idle (device unmasked); false when the
+ *	  deferral timer takes it over
+ *
+ * An idle=1 event followed at once by irq_poll_rearm reason=missed means
+ * an interrupt came in as the instance was about to go idle.
  */
 TRACE_EVENT(irq_poll_complete,
 	    TP_PROTO(const struct irq_poll *iop, int work, bool idle),
 	    TP_ARGS(iop, work, idle),
-	    TP_STRUCT__entry(__field(unsigned int, id)
-			     __string(name, iop->name ?: "")
+	    TP_STRUCT__entry(__field(const void *, iop)
+			     __string(name, irq_poll_name(iop))
 			     __field(int, work)
 			     __field(bool, idle)),
-	    TP_fast_assign(__entry->id = iop->id;
-			   __assign_str(name, iop->name ?: "");
+	    TP_fast_assign(__entry->iop = iop;
+			   __assign_str(name, irq_poll_name(iop));
 			   __entry->work = work;
 			   __entry->idle = idle;),
-	    TP_printk("id=%u name=%s work=%d idle=%d",
-		      __entry->id, __get_str(name), __entry->work,
+	    TP_printk("iop=%p name=%s work=%d idle=%d",
+		      __entry->iop, __get_str(name), __entry->work,
 		      __entry->idle)
 );
 
@@ -123,18 +135,19 @@ TRACE_EVENT(irq_poll_complete,
  * Partner of irq_poll_timer; the gap between them is the deferral.
  */
 TRACE_EVENT(irq_poll_defer,
-	    TP_PROTO(const struct irq_poll *iop, int remaining, u32 timeout_ns),
+	    TP_PROTO(const struct irq_poll *iop, unsigned int remaining,
+		     u32 timeout_ns),
 	    TP_ARGS(iop, remaining, timeout_ns),
-	    TP_STRUCT__entry(__field(unsigned int, id)
-			     __string(name, iop->name ?: "")
-			     __field(int, remaining)
+	    TP_STRUCT__entry(__field(const void *, iop)
+			     __string(name, irq_poll_name(iop))
+			     __field(unsigned int, remaining)
 			     __field(u32, timeout_ns)),
-	    TP_fast_assign(__entry->id = iop->id;
-			   __assign_str(name, iop->name ?: "");
+	    TP_fast_assign(__entry->iop = iop;
+			   __assign_str(name, irq_poll_name(iop));
 			   __entry->remaining = remaining;
 			   __entry->timeout_ns = timeout_ns;),
-	    TP_printk("id=%u name=%s remaining=%d timeout_ns=%u",
-		      __entry->id, __get_str(name), __entry->remaining,
+	    TP_printk("iop=%p name=%s remaining=%u timeout_ns=%u",
+		      __entry->iop, __get_str(name), __entry->remaining,
 		      __entry->timeout_ns)
 );
 
