@@ -208,14 +208,23 @@ struct irq_poll_ext {
 	bool kobj_added;
 };
 
-/* Only the owner writes counters; sysfs readers use READ_ONCE(). */
+/*
+ * Only the owner writes counters, so a plain store does; sysfs readers use
+ * READ_ONCE().  Unnamed instances have none.
+ */
+static void irq_poll_count(struct irq_poll *iop, size_t offset,
+			   unsigned long n)
+{
+	unsigned long *ctr;
+
+	if (!iop->ext)
+		return;
+	ctr = (unsigned long *)((char *)&iop->ext->stats + offset);
+	WRITE_ONCE(*ctr, *ctr + n);
+}
+
 #define irq_poll_stat_add(iop, field, n)				\
-do {									\
-	struct irq_poll_ext *__ext = (iop)->ext;			\
-									\
-	if (__ext)							\
-		WRITE_ONCE(__ext->stats.field, __ext->stats.field + (n)); \
-} while (0)
+	irq_poll_count(iop, offsetof(struct irq_poll_stats, field), n)
 
 static const char *irq_poll_name(const struct irq_poll *iop)
 {
@@ -283,11 +292,20 @@ static bool irq_poll_switchable(const struct irq_poll *iop)
  * Report a driver bug once per instance, naming its poll function, as
  * __napi_poll() does; the instance goes on working.
  */
-#define irq_poll_warn(iop, fmt, ...)					\
-do {									\
-	if (!test_and_set_bit(IRQ_POLL_F_WARNED, &(iop)->state))	\
-		pr_err("irq_poll: %pS: " fmt, (iop)->poll, ##__VA_ARGS__); \
-} while (0)
+static __printf(2, 3) void irq_poll_warn(struct irq_poll *iop,
+					 const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (test_and_set_bit(IRQ_POLL_F_WARNED, &iop->state))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_err("irq_poll: %pS: %pV", iop->poll, &vaf);
+	va_end(args);
+}
 
 /* Queue an owned instance for its poller.  Interrupts off. */
 static void irq_poll_queue_irqoff(struct irq_poll *iop)
@@ -905,6 +923,7 @@ static void irq_poll_quiesce(struct irq_poll *iop, bool drain)
 			clear_bit(IRQ_POLL_F_MISSED, &iop->state);
 		clear_bit(IRQ_POLL_F_DISABLE, &iop->state);
 	}
+	/* Pairs with the wait for DISABLED in __irq_poll_disable(). */
 	smp_mb__after_atomic();
 	wake_up_var(&iop->state);
 }
@@ -1125,7 +1144,10 @@ static ssize_t _name##_show(struct kobject *kobj,			\
 	return sysfs_emit(buf, "%lu\n",					\
 			  READ_ONCE(kobj_to_ext(kobj)->stats._name));	\
 }									\
-static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
+static struct kobj_attribute _name##_attr = {				\
+	.attr = { .name = __stringify(_name), .mode = 0444 },		\
+	.show = _name##_show,						\
+}
 
 IRQ_POLL_STAT_ATTR(scheduled);
 IRQ_POLL_STAT_ATTR(polls);

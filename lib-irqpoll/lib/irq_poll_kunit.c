@@ -704,6 +704,12 @@ static int ipt_disable_thread(void *data)
 	return 0;
 }
 
+static bool ipt_wait_done(struct completion *done)
+{
+	return wait_for_completion_timeout(done,
+					   msecs_to_jiffies(IPT_TIMEOUT_MS));
+}
+
 static struct task_struct *ipt_disable_async(struct kunit *test,
 					     struct ipt_disabler *d)
 {
@@ -733,8 +739,7 @@ static void irq_poll_test_disable_concurrent(struct kunit *test)
 		k[i] = ipt_disable_async(test, &d[i]);
 	}
 	for (i = 0; i < 2; i++)
-		KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&d[i].done,
-				  msecs_to_jiffies(IPT_TIMEOUT_MS)));
+		KUNIT_EXPECT_TRUE(test, ipt_wait_done(&d[i].done));
 	kthread_stop(s);
 	KUNIT_EXPECT_FALSE(test, irq_poll_active(&t->iop));
 	irq_poll_enable(&t->iop);
@@ -808,8 +813,7 @@ static void irq_poll_test_active_during_last_poll(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, active);
 	KUNIT_EXPECT_TRUE(test, handoff);
 	t->spin_ms = 0;
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&d->done,
-			  msecs_to_jiffies(IPT_TIMEOUT_MS)));
+	KUNIT_EXPECT_TRUE(test, ipt_wait_done(&d->done));
 	/* The disable drained it: reaped by polling, handed back unmasked. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->queued), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
@@ -1717,6 +1721,7 @@ static struct kunit_suite irq_poll_test_suite = {
 	.exit = ipt_exit,
 	.test_cases = irq_poll_test_cases,
 };
+
 kunit_test_suite(irq_poll_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the irq_poll library");

@@ -210,24 +210,10 @@ net_get()
 	return 1
 }
 
-# vnet_mode MODE: interrupt mode of the sample driver's instances:
-#   on (no deferral, softirq), defer (DEFER_IRQS/DEFER_NS), threaded (kthread).
+# vnet_mode MODE: interrupt mode of the sample driver's instances (see set_mode).
 vnet_mode()
 {
-	local i insts
-	insts=$(ls -d /sys/kernel/irq_poll/vnet-* 2>/dev/null)
-	[ -n "$insts" ] || { echo "no vnet-* irq_poll instance"; return 1; }
-	for i in $insts; do
-		case "$1" in
-		on) echo 0 >"$i/threaded" && echo 0 >"$i/defer_hard_irqs" &&
-			echo 0 >"$i/flush_timeout_ns" ;;
-		defer) echo 0 >"$i/threaded" && echo "$DEFER_IRQS" >"$i/defer_hard_irqs" &&
-			echo "$DEFER_NS" >"$i/flush_timeout_ns" ;;
-		threaded) echo 0 >"$i/defer_hard_irqs" && echo 0 >"$i/flush_timeout_ns" &&
-			echo 1 >"$i/threaded" ;;
-		*) echo "unknown mode $1"; return 1 ;;
-		esac || return 1
-	done
+	set_mode vnet "$1"
 }
 
 # fio_verify DEV [SIZE] [OFFSET]: write then read back with crc32c; fio exits
@@ -288,12 +274,15 @@ fio_job()
 }
 
 # irq_poll instances of a driver, by the names the conversions give them
-# (/sys/kernel/irq_poll/<name>): ahci-<pci addr>-p<N>, mpt-ioc<N>.
+# (/sys/kernel/irq_poll/instances/<name>): ahci-<pci addr>-p<N>, mpt-ioc<N>,
+# vnet-<virtio dev>-{rx,tx}0.
+IRQP_INST=/sys/kernel/irq_poll/instances
 poll_instances()
 {
 	case "$1" in
-	ahci) ls -d /sys/kernel/irq_poll/ahci-* 2>/dev/null ;;
-	mptsas) ls -d /sys/kernel/irq_poll/mpt-ioc* 2>/dev/null ;;
+	ahci) ls -d $IRQP_INST/ahci-* 2>/dev/null ;;
+	mptsas) ls -d $IRQP_INST/mpt-ioc* 2>/dev/null ;;
+	vnet) ls -d $IRQP_INST/vnet-* 2>/dev/null ;;
 	esac
 }
 
@@ -302,58 +291,41 @@ poll_instances()
 DEFER_IRQS=${DEFER_IRQS:-2}
 DEFER_NS=${DEFER_NS:-100000}
 
-# set_mode DRIVER MODE: interrupt mode of a controller.
-#   off    kernel.irq_poll=0: the driver's stock interrupt path
-#   on     kernel.irq_poll=1, no deferral
-#   defer  kernel.irq_poll=1 and the instances' defer_hard_irqs/flush_timeout_ns
-#   defer-N-US  as defer, with defer_hard_irqs=N and flush_timeout_ns=US*1000 (sweeps)
+# set_mode DRIVER MODE: interrupt mode of a driver's instances, through their sysfs
+# "mode" file (one switch per instance; the library applies it quiesced).
+#   off        the driver's stock interrupt path (switchable instances only)
+#   on         polled from the softirq, no deferral
+#   defer      as on, plus defer_hard_irqs=DEFER_IRQS, flush_timeout_ns=DEFER_NS
+#   defer-N-US as defer, with defer_hard_irqs=N and flush_timeout_ns=US*1000 (sweeps)
+#   threaded   polled from the instance's kthread, no deferral
+# The only place that knows the interface: benchmarks and tests go through it.
 set_mode()
 {
-	local drv=$1 mode=$2 i insts dirqs=$DEFER_IRQS dns=$DEFER_NS
+	local drv=$1 mode=$2 i insts dirqs=0 dns=0 m=softirq
 	insts=$(poll_instances "$drv")
+	[ -n "$insts" ] || { echo "$drv has no irq_poll instance"; return 1; }
 	case "$mode" in
-	off)
-		[ -w /proc/sys/kernel/irq_poll ] && echo 0 >/proc/sys/kernel/irq_poll
-		drv_switch "$drv" 0
-		return 0 ;;
-	on | defer) ;;
+	off) m=off ;;
+	on) ;;
+	threaded) m=threaded ;;
+	defer) dirqs=$DEFER_IRQS dns=$DEFER_NS ;;
 	defer-*-*)
 		dirqs=${mode#defer-}
 		dns=$((${dirqs#*-} * 1000))
 		dirqs=${dirqs%%-*} ;;
 	*) echo "unknown mode $mode"; return 1 ;;
 	esac
-	[ -n "$insts" ] || { echo "$drv has no irq_poll instance"; return 1; }
 	for i in $insts; do
-		if [ "$mode" != on ]; then
-			echo "$dirqs" >"$i/defer_hard_irqs" &&
-				echo "$dns" >"$i/flush_timeout_ns" || return 1
-		else
-			echo 0 >"$i/defer_hard_irqs" && echo 0 >"$i/flush_timeout_ns" || return 1
-		fi
+		echo "$dirqs" >"$i/defer_hard_irqs" && echo "$dns" >"$i/flush_timeout_ns" &&
+			echo $m >"$i/mode" || { echo "set_mode $drv $mode: $i refused"; return 1; }
 	done
-	drv_switch "$drv" 1
-	echo 1 >/proc/sys/kernel/irq_poll
-}
-
-# drv_switch DRIVER 0|1: the driver's own polling switch (the irq_poll module parameter
-# of libahci or mptbase); polling needs it and kernel.irq_poll both at 1.
-drv_switch()
-{
-	case "$1" in
-	ahci) [ -w /sys/module/libahci/parameters/irq_poll ] &&
-		echo "$2" >/sys/module/libahci/parameters/irq_poll ;;
-	mptsas) [ -w /sys/module/mptbase/parameters/irq_poll ] &&
-		echo "$2" >/sys/module/mptbase/parameters/irq_poll ;;
-	esac
-	return 0
 }
 
 # poll_counters DRIVER: "name=value" lines of the instance counters, summed.
 poll_counters()
 {
 	local c
-	for c in scheduled polls reaped empty_polls rearm_races deferrals; do
+	for c in scheduled polls reaped empty_polls missed rearm_races deferrals; do
 		echo "$c=$(poll_stat "$1" $c)"
 	done
 }

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Bad input to the run-time knobs of the conversions and of their irq_poll instances
 # must fail with EINVAL (tests/guest-tools/write-value.c reports errno) and leave the
-# value as it was: the drivers' module parameters
-# (libahci.irq_poll*, mptbase.irq_poll, mptbase.mpt_poll_*), the kernel.irq_poll*
-# sysctls and the /sys/kernel/irq_poll/<name>/ files of the real instances.
+# value as it was: the kernel.irq_poll* sysctls and the
+# /sys/kernel/irq_poll/instances/<name>/ files of the real instances (the
+# conversions have no module parameters of their own any more; the test checks that
+# too).
 . /irqp/lib.sh
 rc=0
 n=0
@@ -27,13 +28,9 @@ reject()
 		[ "$after" = "$before" ] || { echo "FAIL: $f changed to '$after' after '$v'"; rc=1; }
 	done
 }
-P=/sys/module
-reject $P/libahci/parameters/irq_poll 2 -1 x
-reject $P/libahci/parameters/irq_poll_weight -1 abc 99999999999
-reject $P/mptbase/parameters/irq_poll 2 -1 x
-reject $P/mptbase/parameters/mpt_poll_weight -1 abc 99999999999
-reject $P/mptbase/parameters/mpt_poll_defer_irqs -1 x
-reject $P/mptbase/parameters/mpt_poll_flush_ns -1 1000000001 abc
+for p in /sys/module/libahci/parameters/irq_poll* /sys/module/mptbase/parameters/*poll*; do
+	[ -e "$p" ] && { echo "FAIL: $p: polling knobs live in sysfs now"; rc=1; }
+done
 reject /proc/sys/kernel/irq_poll 2 -1 abc
 reject /proc/sys/kernel/irq_poll_budget 0 -5 abc
 reject /proc/sys/kernel/irq_poll_budget_usecs 0 100001
@@ -41,10 +38,10 @@ for drv in ahci mptsas; do
 	insts=$(poll_instances "$drv")
 	[ -n "$insts" ] || { echo "FAIL: $drv has no irq_poll instance"; rc=1; continue; }
 	for i in $insts; do
-		reject "$i/weight" 0 -3 many
-		reject "$i/defer_hard_irqs" -1 x
-		reject "$i/flush_timeout_ns" -1 1000000001 abc
-		reject "$i/threaded" 2 -1 on
+		reject "$i/weight" 0 -3 many 1025 0x10 99999999999
+		reject "$i/defer_hard_irqs" -1 x 101 0x2
+		reject "$i/flush_timeout_ns" -1 1 9999 100000001 abc 0x2710
+		reject "$i/mode" on 1 threadedx
 	done
 done
 echo "$n bad values refused"

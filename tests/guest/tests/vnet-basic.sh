@@ -22,7 +22,7 @@ done
 rm -f /tmp/ip.$$
 vdev=$(virtio_net_dev)
 for q in rx0 tx0; do
-	i=/sys/kernel/irq_poll/vnet-$vdev-$q
+	i=/sys/kernel/irq_poll/instances/vnet-$vdev-$q
 	p=$(cat "$i/polls" 2>/dev/null)
 	echo "$q: $(cat "$i/scheduled") scheduled, $p polls, $(cat "$i/reaped") reaped"
 	[ "${p:-0}" -gt 0 ] || { echo "FAIL: $q never polled"; rc=1; }
@@ -37,7 +37,7 @@ by=$(awk '$1 == "rx0_bytes:" { print $2 }' /tmp/es.$$)
 # free some during the 64 MiB send (a few packets may leave between the two reads)
 pk=$(awk '$1 == "tx0_packets:" { print $2 }' /tmp/es.$$)
 xf=$(awk '$1 == "tx0_xmit_freed:" { print $2 }' /tmp/es.$$)
-polled=$(cat "/sys/kernel/irq_poll/vnet-$vdev-tx0/reaped")
+polled=$(cat "/sys/kernel/irq_poll/instances/vnet-$vdev-tx0/reaped")
 echo "tx0: $pk packets freed, $xf by ndo_start_xmit, $polled by polls"
 [ "${xf:-0}" -gt 0 ] || { echo "FAIL: ndo_start_xmit freed nothing"; rc=1; }
 d=$((${pk:-0} - ${xf:-0} - ${polled:-0}))

@@ -7,7 +7,7 @@
 . /irqp/lib.sh
 net_use virtio_net_irq_poll || exit 1
 vdev=$(virtio_net_dev)
-rx=/sys/kernel/irq_poll/vnet-$vdev-rx0
+rx=/sys/kernel/irq_poll/instances/vnet-$vdev-rx0
 rc=0
 d0=$(cat $rx/deferrals)
 iperf3 -c 10.0.2.2 -p "$IPERF_PORT" -t 24 --bidir -f m >/tmp/ip.$$ 2>&1 &
@@ -19,7 +19,7 @@ for round in 1 2 3 4 5 6 7 8; do
 		vnet_mode $mode || { echo "FAIL: switch to $mode"; rc=1; }
 		n=$((n + 1))
 	done
-	[ "$(cat $rx/threaded)" = 1 ] || { echo "FAIL: threaded not set"; rc=1; }
+	[ "$(cat $rx/mode)" = threaded ] || { echo "FAIL: threaded not set"; rc=1; }
 	# kthread comm is "irq_poll/<name>", cut to 15 characters
 	ps | grep -q "[i]rq_poll/vnet" || { echo "FAIL: no kthread in threaded mode"; rc=1; }
 done

@@ -43,7 +43,7 @@ reap()
 traffic 20
 echo "$vdev" >/sys/bus/virtio/drivers/virtio_net_irq_poll/unbind || rc=1
 reap
-[ -z "$(ls -d /sys/kernel/irq_poll/vnet-* 2>/dev/null)" ] ||
+[ -z "$(ls -d /sys/kernel/irq_poll/instances/vnet-* 2>/dev/null)" ] ||
 	{ echo "FAIL: instances left after unbind"; rc=1; }
 echo "unbind under traffic: done"
 leaks "unbind under traffic"
@@ -53,7 +53,7 @@ traffic 20
 rmmod virtio_net_irq_poll || { echo "FAIL: rmmod"; rc=1; }
 reap
 [ ! -d /sys/module/virtio_net_irq_poll ] || { echo "FAIL: module still loaded"; rc=1; }
-[ -z "$(ls -d /sys/kernel/irq_poll/vnet-* 2>/dev/null)" ] ||
+[ -z "$(ls -d /sys/kernel/irq_poll/instances/vnet-* 2>/dev/null)" ] ||
 	{ echo "FAIL: instances left after rmmod"; rc=1; }
 echo "rmmod under traffic: done"
 leaks "unbind and rmmod under traffic"

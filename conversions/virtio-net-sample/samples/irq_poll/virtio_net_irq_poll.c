@@ -25,7 +25,7 @@
  * -----------------------------------
  * The receive and the transmit virtqueue each get a named instance,
  * "vnet-<virtio device>-rx0" and "vnet-<virtio device>-tx0", whose weight,
- * deferral, threaded mode and counters live in /sys/kernel/irq_poll/<name>/.
+ * deferral, mode and counters live in /sys/kernel/irq_poll/instances/<name>/.
  * A virtqueue callback runs in hard-IRQ context and does one thing:
  * irq_poll_sched().  Everything else is the library calling back through
  * struct irq_poll_ops, which maps onto the virtqueue API:
@@ -40,17 +40,19 @@
  *                returned; transmit: whether enable_cb_delayed() reported
  *                that too many buffers were already used.
  *
- * The library unmasks while it still owns the instance, releases it, and
- * only then asks ->pending(), rescheduling on a hit: this is the
- * "enable_cb_prepare(), then virtqueue_poll()" race check every virtio
- * driver needs, done once in the library.  virtqueue_disable_cb() and
- * virtqueue_poll() are documented as needing no serialisation, which is
- * what ->mask() (any context) and ->pending() (may run while another CPU
- * polls) require.  ->unmask() is a real virtqueue operation and needs the
- * same serialisation as adding buffers: see the poll functions.  The
- * instance's state is also the driver's only gate: while the interface is
- * down both instances are disabled and irq_poll_sched() does nothing, so
- * there is no "ready" flag to keep in step.
+ * The library unmasks and asks ->pending() while it still owns the
+ * instance, and polls again on a hit: this is the "enable_cb_prepare(),
+ * then virtqueue_poll()" race check every virtio driver needs, done once
+ * in the library.  virtqueue_disable_cb() is documented as needing no
+ * serialisation, which is what ->mask() requires: it runs in the callback,
+ * on whatever CPU, also when the instance is being polled elsewhere (the
+ * library then polls once more).  ->unmask() is a real virtqueue operation
+ * and needs the same serialisation as adding buffers: the receive ring has
+ * only its owner, the transmit ring also vnet_start_xmit(), so the transmit
+ * ->unmask() takes the queue's lock.  The instance's state is also the
+ * driver's only gate: while the interface is down both instances are
+ * disabled, a callback only masks its virtqueue, and enabling the instance
+ * polls once, so there is no "ready" flag to keep in step.
  *
  * The poll functions
  * ------------------
@@ -69,9 +71,8 @@
  * are freed, and a deferred or threaded poll comes late), stops the queue
  * when the ring gets near full and then schedules the transmit instance.
  *
- * Both update their counters before completing: after
- * irq_poll_complete_done() the instance may already be polled on another
- * CPU, and the driver must not touch it any more.  "ethtool -S" shows them
+ * The library lets go of an instance only after its poll function has
+ * returned, so the counters may be updated anywhere in it.  "ethtool -S" shows them
  * per queue (rx0_*, tx0_*): "irqs" (virtqueue callbacks) against "polls"
  * and "pkts_per_poll" tells how much polling batches, tx0_ring_full how
  * often the queue stopped.  The library's own counters are in sysfs.
@@ -99,7 +100,7 @@
  * polling, no multiqueue and no control virtqueue (hence no receive filter
  * or MAC address changes, no runtime offload switching, no announce), no
  * suspend/resume, and legacy (pre-VIRTIO_F_VERSION_1) devices are refused.
- * The instances are not IRQ_POLL_F_SWITCHABLE: a network driver has no
+ * The instances are not IRQ_POLL_CFG_SWITCHABLE: a network driver has no
  * interrupt-context receive path to fall back to, so the kernel.irq_poll
  * sysctl does not apply to them.
  *
@@ -423,12 +424,8 @@ static void vnet_refill_work(struct work_struct *work)
 
 	irq_poll_disable(&rq->iop);
 	full = vnet_rx_fill(rq, GFP_KERNEL);
+	/* Polls the ring once: callbacks only masked it meanwhile. */
 	irq_poll_enable(&rq->iop);
-
-	/* Callbacks were ignored while disabled: look at the ring once. */
-	local_bh_disable();
-	irq_poll_sched(&rq->iop);
-	local_bh_enable();
 
 	if (!full)
 		vnet_rx_refill_later(vi, HZ / 2);
@@ -674,7 +671,6 @@ static int vnet_rx_poll(struct irq_poll *iop, int budget)
 		u64_stats_inc(&rq->stats.budget_polls);
 	u64_stats_update_end(&rq->stats.syncp);
 
-	/* Last touch of rq: it may be polled elsewhere right after this. */
 	if (done < budget)
 		irq_poll_complete_done(iop, done);
 	return done;
@@ -701,9 +697,7 @@ static unsigned int vnet_tx_free(struct vnet_txq *sq, unsigned int max,
 /*
  * Transmit poll: frees up to @budget sent skbs.  Takes the transmit queue's
  * lock, which serialises this virtqueue's users: vnet_start_xmit() adding
- * buffers, this function taking them off, and ->unmask(), which
- * irq_poll_complete_done() calls and which is why it is called under the
- * lock too.
+ * buffers, this function taking them off, and vnet_tx_unmask().
  */
 static int vnet_tx_poll(struct irq_poll *iop, int budget)
 {
@@ -747,24 +741,19 @@ static void vnet_rx_mask(struct irq_poll *iop)
 	virtqueue_disable_cb(to_rxq(iop)->vq);
 }
 
+/* ->unmask() and ->pending(): called by the instance's owner, in turn. */
 static void vnet_rx_unmask(struct irq_poll *iop)
 {
 	struct vnet_rxq *rq = to_rxq(iop);
 
-	/* Pairs with READ_ONCE() in vnet_rx_pending(), maybe on another CPU */
-	WRITE_ONCE(rq->armed_at, virtqueue_enable_cb_prepare(rq->vq));
+	rq->armed_at = virtqueue_enable_cb_prepare(rq->vq);
 }
 
 static bool vnet_rx_pending(struct irq_poll *iop)
 {
 	struct vnet_rxq *rq = to_rxq(iop);
 
-	/*
-	 * If another CPU has polled and unmasked since our unmask, armed_at
-	 * is its newer value: its poll took what came before it, and its own
-	 * ->pending() call covers what came after.
-	 */
-	return virtqueue_poll(rq->vq, READ_ONCE(rq->armed_at));
+	return virtqueue_poll(rq->vq, rq->armed_at);
 }
 
 static void vnet_tx_mask(struct irq_poll *iop)
@@ -775,18 +764,21 @@ static void vnet_tx_mask(struct irq_poll *iop)
 static void vnet_tx_unmask(struct irq_poll *iop)
 {
 	struct vnet_txq *sq = to_txq(iop);
+	struct netdev_queue *txq = netdev_get_tx_queue(sq->vi->dev, 0);
 
 	/*
+	 * Under the queue's lock, like vnet_start_xmit() adding buffers.
 	 * Returns false if more buffers are used than it will wait for, so
-	 * their callback may have come and gone: tell ->pending().  Pairs
-	 * with READ_ONCE() in vnet_tx_pending().
+	 * their callback may have come and gone: tell ->pending().
 	 */
-	WRITE_ONCE(sq->rearm_late, !virtqueue_enable_cb_delayed(sq->vq));
+	__netif_tx_lock(txq, smp_processor_id());
+	sq->rearm_late = !virtqueue_enable_cb_delayed(sq->vq);
+	__netif_tx_unlock(txq);
 }
 
 static bool vnet_tx_pending(struct irq_poll *iop)
 {
-	return READ_ONCE(to_txq(iop)->rearm_late);
+	return to_txq(iop)->rearm_late;
 }
 
 static const struct irq_poll_ops vnet_rx_ops = {
@@ -925,19 +917,15 @@ static int vnet_open(struct net_device *dev)
 	vi->refill_on = true;
 	spin_unlock_bh(&vi->refill_lock);
 
+	/*
+	 * Callbacks were off while down.  Enabling polls each queue once,
+	 * which takes what came meanwhile and, when it completes, turns them
+	 * back on.
+	 */
 	irq_poll_enable(&vi->rx.iop);
 	irq_poll_enable(&vi->tx.iop);
 	if (!full)
 		vnet_rx_refill_later(vi, 0);
-
-	/*
-	 * Callbacks were off while down.  One poll of each queue takes what
-	 * came meanwhile and, when it completes, turns them back on.
-	 */
-	local_bh_disable();
-	irq_poll_sched(&vi->rx.iop);
-	irq_poll_sched(&vi->tx.iop);
-	local_bh_enable();
 
 	netif_tx_start_all_queues(dev);
 	return 0;
@@ -947,9 +935,8 @@ static int vnet_open(struct net_device *dev)
  * dev_close() has already deactivated the qdisc and cleared
  * __LINK_STATE_START, so no new transmit comes in; netif_tx_disable() waits
  * out one in progress.  A last transmit poll may still wake the queue,
- * which is harmless now.  Once the instances are disabled nothing polls,
- * and their ->unmask() (called by irq_poll_disable() if the library had
- * masked) cannot race with vnet_start_xmit().
+ * which is harmless now.  Once the instances are disabled nothing polls
+ * or unmasks; a callback may still mask.
  */
 static int vnet_close(struct net_device *dev)
 {

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that the irq_poll KUnit cases written for defects catch them.
+
+Usage: tests/kunit-mutants.py [-k NAME] [-l]
+
+Each mutant puts one defect back into lib/irq_poll.c (a literal replacement that
+must apply exactly once), builds and runs the suite with tests/kunit.sh, and
+passes only if every case named for it fails (or the run never finishes, for
+mutants that hang a case).  -k runs the mutants whose name contains NAME, -l lists
+them.  Slow (one kernel relink and boot per mutant); not part of make check.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIB = os.path.join(TOP, 'lib-irqpoll')
+BUILD_DIR = os.environ.get('BUILD_DIR', os.path.expanduser('~/.cache/irq-poll'))
+
+# name, what it brings back, old text, new text, cases that must fail
+MUTANTS = [
+    ('lost-schedule',
+     'a schedule that finds the instance owned is dropped (no MISSED)',
+     '''			new = old | IRQ_POLL_MISSED;
+			if (ops)
+				new |= IRQ_POLL_MASKING;
+			ret = IRQ_POLL_MISSED_SET;''',
+     '''			return IRQ_POLL_REFUSED;''',
+     ['irq_poll_test_resched_after_complete',
+      'irq_poll_test_sched_during_poll',
+      'irq_poll_test_ops_latched_without_pending',
+      'irq_poll_test_level_line_quiesced']),
+    ('lost-schedule-not-masked',
+     'a lost schedule leaves the device unmasked (level line stays asserted)',
+     '''		if (ops) {
+			ops->mask(iop);
+			/* Pairs with smp_cond_load_acquire() in irq_poll_take_missed(). */''',
+     '''		if (ops && !(old & IRQ_POLL_SCHED)) {
+			ops->mask(iop);
+			/* Pairs with smp_cond_load_acquire() in irq_poll_take_missed(). */''',
+     ['irq_poll_test_level_line_quiesced']),
+    ('inactive-during-last-poll',
+     'irq_poll_active()/handoff() say "off" while the last poll still runs',
+     '''	return !test_bit(IRQ_POLL_F_DISABLED, &iop->state);
+}
+EXPORT_SYMBOL_GPL(irq_poll_active);''',
+     '''	return !(READ_ONCE(iop->state) &
+		 (IRQ_POLL_DISABLED | IRQ_POLL_DISABLE));
+}
+EXPORT_SYMBOL_GPL(irq_poll_active);''',
+     ['irq_poll_test_active_during_last_poll']),
+    ('disable-not-nested',
+     'a second concurrent irq_poll_disable() waits to own the instance too',
+     '''	first = !iop->disable_depth++;''',
+     '''	first = true;
+	iop->disable_depth++;''',
+     ['irq_poll_test_disable_concurrent']),
+    ('deferral-without-ops',
+     'deferral accepted on an instance without ops',
+     '''	if (!ops && (defer || (cfg->flags & IRQ_POLL_CFG_SWITCHABLE)))''',
+     '''	if (!ops && (cfg->flags & IRQ_POLL_CFG_SWITCHABLE))''',
+     ['irq_poll_test_deferral_needs_ops']),
+    ('enable-no-recheck',
+     'irq_poll_enable() of an instance with ops does not poll',
+     '''	if (!iop->ops) {
+		if (!irq_poll_release(iop) && irq_poll_take_missed(iop))''',
+     '''	if (1) {
+		if (!irq_poll_release(iop) && irq_poll_take_missed(iop))''',
+     ['irq_poll_test_enable_polls_masked']),
+    ('mask-with-irqs-on',
+     '->mask() called in the caller\'s context, interrupts on',
+     '''	local_irq_save(flags);
+	ret = irq_poll_sched_irqoff(iop);
+	local_irq_restore(flags);''',
+     '''	flags = 0;
+	ret = irq_poll_sched_irqoff(iop);''',
+     ['irq_poll_test_ops_mask_unmask']),
+    ('destroy-unmasks',
+     'irq_poll_destroy() hands a switchable instance back unmasked',
+     '''		__irq_poll_disable(iop, false);''',
+     '''		__irq_poll_disable(iop, true);''',
+     ['irq_poll_test_destroy_leaves_masked']),
+    ('sysfs-any-base',
+     'sysfs numbers parsed in any base, weight unbounded, no shortest timer',
+     '''	if (kstrtouint(buf, 10, val) || *val < min || *val > max)''',
+     '''	if (kstrtouint(buf, 0, val) || *val < min || (max != IRQ_POLL_MAX_WEIGHT && *val > max))''',
+     ['irq_poll_test_sysfs_input']),
+    ('squeeze-local-only',
+     'a squeeze counted only when the local list has work left',
+     '''			if (!list_empty(&list) || !list_empty(&pc->list))''',
+     '''			if (!list_empty(&list))''',
+     ['irq_poll_test_squeeze_counts_new_work']),
+    ('rearm-untraced',
+     'a re-poll for MISSED counted but not traced',
+     '''	irq_poll_stat_add(iop, missed, 1);
+	trace_irq_poll_rearm(iop, true);''',
+     '''	irq_poll_stat_add(iop, missed, 1);''',
+     ['irq_poll_test_tracepoints']),
+    ('weight-zero',
+     'irq_poll_init() with weight 0 gives a budget of 0',
+     '''	iop->weight = weight > 0 ? weight : IRQ_POLL_DEFAULT_WEIGHT;''',
+     '''	iop->weight = weight;''',
+     ['irq_poll_test_weight_zero_is_default']),
+    ('reinit-leaks',
+     're-initialising a live named instance leaks its kthread',
+     '''	old = irq_poll_find(iop, NULL);''',
+     '''	old = NULL;''',
+     ['irq_poll_test_reinit_stops_thread']),
+    ('warn-once-global',
+     'misuse reported once for all instances',
+     '''	if (test_and_set_bit(IRQ_POLL_F_WARNED, &iop->state))
+		return;''',
+     '''	static bool once;
+
+	if (once || test_and_set_bit(IRQ_POLL_F_WARNED, &iop->state))
+		return;
+	once = true;''',
+     ['irq_poll_test_misuse_per_instance']),
+    ('no-sysfs-fails',
+     'a missing /sys/kernel/irq_poll fails irq_poll_init_named()',
+     '''	if (!cfg || !irq_poll_config_valid(cfg))
+		return -EINVAL;''',
+     '''	if (!cfg || !irq_poll_config_valid(cfg))
+		return -EINVAL;
+	if (!irq_poll_kset)
+		return -ENOMEM;''',
+     ['irq_poll_test_works_without_sysfs']),
+]
+
+
+def failed_cases(log):
+    """Names of top-level cases reported 'not ok' in a KTAP log."""
+    bad = set()
+    for line in log.splitlines():
+        m = re.match(r'^    not ok \d+ (\S+)', line)
+        if m:
+            bad.add(m.group(1))
+    return bad
+
+
+def run(mutant):
+    name, what, old, new, expect = mutant
+    src = os.path.join(LIB, 'lib', 'irq_poll.c')
+    text = open(src).read()
+    if text.count(old) != 1:
+        return False, 'mutation does not apply (%d matches)' % text.count(old)
+    tmp = tempfile.mkdtemp(prefix='irqp-mutant.')
+    try:
+        shutil.copytree(os.path.join(LIB, 'lib'), os.path.join(tmp, 'lib'))
+        shutil.copytree(os.path.join(LIB, 'include'), os.path.join(tmp, 'include'))
+        with open(os.path.join(tmp, 'lib', 'irq_poll.c'), 'w') as f:
+            f.write(text.replace(old, new))
+        try:
+            p = subprocess.run([os.path.join(TOP, 'tests', 'kunit.sh'), '-o', tmp],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, timeout=1800)
+            out = p.stdout
+        except subprocess.TimeoutExpired:
+            return True, 'hung (counts as caught)'
+        if 'ERROR' in out and 'Testing complete' not in out and 'error:' in out:
+            return False, 'did not build: ' + ' | '.join(
+                l for l in out.splitlines() if 'error:' in l)[:300]
+        log = open(os.path.join(BUILD_DIR, 'out', 'kunit', 'test.log')).read()
+    finally:
+        shutil.rmtree(tmp)
+    bad = failed_cases(log)
+    missing = [c for c in expect if c not in bad]
+    if 'Totals' not in log:
+        return True, 'run did not finish (crash or timeout): caught'
+    if missing:
+        return False, 'not caught by ' + ', '.join(missing)
+    return True, 'caught by ' + ', '.join(sorted(bad))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('-k', default='')
+    ap.add_argument('-l', action='store_true')
+    a = ap.parse_args()
+    sel = [m for m in MUTANTS if a.k in m[0]]
+    if a.l:
+        for m in sel:
+            print('%-26s %s' % (m[0], m[1]))
+        return 0
+    fails = 0
+    for m in sel:
+        ok, why = run(m)
+        fails += not ok
+        print('%s mutant.%s # %s: %s' % ('ok' if ok else 'not ok', m[0], m[1], why),
+              flush=True)
+    print('%d caught, %d missed' % (len(sel) - fails, fails))
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
