@@ -12,6 +12,11 @@ export BUILD_DIR JOBS V BENCH_SECONDS
 ifneq ($(QEMU_TIMEOUT),)
 export QEMU_TIMEOUT
 endif
+# Author and Signed-off-by of the generated patches, "Name <email>"; default: this
+# checkout's git config user.name/user.email.
+ifneq ($(IRQP_IDENTITY),)
+export IRQP_IDENTITY
+endif
 
 Q = $(if $(filter 1,$(V)),,@)
 T = tests
