@@ -30,7 +30,7 @@ if ! [ -d "$KW" ]; then
 	git -C "$WORKTREE" worktree add -q --detach "$KW" HEAD
 fi
 git -C "$KW" checkout -q -f --detach "$(git -C "$WORKTREE" rev-parse HEAD)"
-git -C "$KW" clean -fdq
+git -C "$KW" clean -fdqx
 (cd "$overlay" && find lib include -type f) | while read -r f; do
 	mkdir -p "$KW/$(dirname "$f")"
 	cp "$overlay/$f" "$KW/$f"

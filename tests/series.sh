@@ -169,7 +169,7 @@ apply()
 	rm -f "$SRC_DIR/applied"
 	git_w am --abort >/dev/null 2>&1 || true
 	git_w checkout -q -f -B work pristine
-	git_w clean -fdq
+	git_w clean -fdqx
 	local p
 	for p in "$IRQP_TOP"/patches/0*.patch; do
 		case "$p" in */0000-cover-letter.patch) continue ;; esac
