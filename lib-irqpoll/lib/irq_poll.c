@@ -101,6 +101,7 @@ enum {
 	IRQ_POLL_F_DEFERRED	= 5,	/* owned by the deferral timer */
 	IRQ_POLL_F_THREADED	= 6,	/* handed to the kthread */
 	IRQ_POLL_F_WARNED	= 7,	/* misuse of this instance reported */
+	IRQ_POLL_F_PARKED	= 8,	/* auto: on the driver's interrupt path */
 };
 
 #define IRQ_POLL_SCHED		BIT(IRQ_POLL_F_SCHED)
@@ -109,6 +110,7 @@ enum {
 #define IRQ_POLL_MASKING	BIT(IRQ_POLL_F_MASKING)
 #define IRQ_POLL_DISABLED	BIT(IRQ_POLL_F_DISABLED)
 #define IRQ_POLL_DEFERRED	BIT(IRQ_POLL_F_DEFERRED)
+#define IRQ_POLL_PARKED		BIT(IRQ_POLL_F_PARKED)
 
 /* An unnamed instance must stay within a cache line: every ib_cq has one. */
 static_assert(sizeof(struct irq_poll) <= 64);
@@ -140,6 +142,29 @@ static_assert(sizeof(struct irq_poll) <= 64);
 #define IRQ_POLL_FLUSH_NS_MAX		(100 * NSEC_PER_MSEC)
 #define IRQ_POLL_DEFER_MAX		100
 
+/*
+ * IRQ_POLL_MODE_AUTO.  Polling pays when a poll finds more than one
+ * completion: then one interrupt (or timer) serves several.  So the mode
+ * defers only after a poll that found at least two, while polls find 1.75
+ * or more on average, and then for about the time two more completions
+ * take to arrive, within the fixed deferral's limits (a timer under 10 us
+ * costs more than it saves; 100 us is the fixed mode's usual setting, and
+ * waiting longer only adds latency).  A poll that finds nothing ends the
+ * deferral, as defer_hard_irqs=1 does.  A switchable instance whose polls
+ * find fewer than 1.25 on average after 8 polls, such as one command in
+ * flight, is parked on its driver's interrupt path, which costs less than
+ * masking, a softirq and unmasking for one completion; every 256th
+ * interrupt it is polled again on trial, so a rising load is noticed
+ * within 256 interrupts, at the price of one trial (8 polls) per 256.
+ */
+#define IRQ_POLL_AUTO_DEFER_X256	448
+#define IRQ_POLL_AUTO_PARK_X256		320
+#define IRQ_POLL_AUTO_WARMUP		8
+#define IRQ_POLL_AUTO_TRIAL		256
+#define IRQ_POLL_AUTO_NS_MAX		(100 * NSEC_PER_USEC)
+/* Gaps beyond this are idle time, not a rate. */
+#define IRQ_POLL_AUTO_GAP_MAX		(10 * NSEC_PER_MSEC)
+
 /* Longest instance name, without the NUL; kthread names cut it at 15. */
 #define IRQ_POLL_NAME_MAX		31
 
@@ -159,6 +184,8 @@ static int irq_poll_budget_usecs_max = IRQ_POLL_BUDGET_USECS_MAX;
  * @missed: polls again because a schedule had found the instance owned
  * @rearm_races: polls again because ->pending() saw work after ->unmask()
  * @deferrals: times the deferral timer was armed instead of unmasking
+ * @parks: times IRQ_POLL_MODE_AUTO parked the instance on the driver's path
+ * @trials: times it left the parked state to poll on trial
  *
  * Only the owner writes them (plain stores); readers get a snapshot.
  */
@@ -171,6 +198,8 @@ struct irq_poll_stats {
 	unsigned long missed;
 	unsigned long rearm_races;
 	unsigned long deferrals;
+	unsigned long parks;
+	unsigned long trials;
 };
 
 /**
@@ -184,6 +213,7 @@ struct irq_poll_stats {
  * @defer_hard_irqs: sysfs setting, see irq_poll_complete_done()
  * @flush_timeout_ns: sysfs setting, deferral timer period
  * @defer_count: empty polls still tolerated masked (owner only)
+ * @auto_state: what IRQ_POLL_MODE_AUTO learned
  * @timer: deferral timer
  * @timer_lock: orders arming @timer against irq_poll_disable()
  * @stats: counters (owner only)
@@ -200,6 +230,7 @@ struct irq_poll_ext {
 	unsigned int defer_hard_irqs;
 	u32 flush_timeout_ns;
 	unsigned int defer_count;
+	struct irq_poll_auto auto_state;
 	struct hrtimer timer;
 	raw_spinlock_t timer_lock;
 	struct irq_poll_stats stats;
@@ -257,7 +288,8 @@ enum irq_poll_end {
  * @iop: instance being polled, NULL between calls
  * @budget: budget passed to that call
  * @end: how the driver completed, if it did
- * @defer: irq_poll_complete_done() decided to defer
+ * @defer_ns: irq_poll_complete_done() decided to defer for so long (0: not)
+ * @park: irq_poll_complete_done() decided to park (IRQ_POLL_MODE_AUTO)
  *
  * ->poll() runs with BH disabled, so at most one call is in progress per
  * CPU and the record is stable while it runs.
@@ -266,7 +298,8 @@ struct irq_poll_run {
 	struct irq_poll *iop;
 	int budget;
 	enum irq_poll_end end;
-	bool defer;
+	u32 defer_ns;
+	bool park;
 };
 
 static DEFINE_PER_CPU(struct irq_poll_run, irq_poll_running);
@@ -347,6 +380,15 @@ static enum irq_poll_sched_ret irq_poll_sched_irqoff(struct irq_poll *iop)
 	bool switchable = irq_poll_switchable(iop);
 	unsigned long old = READ_ONCE(iop->state), new;
 	enum irq_poll_sched_ret ret;
+	bool trial = false;
+
+	/*
+	 * Parked: count the interrupt the driver takes.  Only the instance's
+	 * interrupt handler calls irq_poll_handoff() (see its Context), so
+	 * the count has one writer at a time.
+	 */
+	if (old & IRQ_POLL_PARKED)
+		trial = ++iop->ext->auto_state.irqs >= IRQ_POLL_AUTO_TRIAL;
 
 	do {
 		if (old & IRQ_POLL_DISABLED) {
@@ -363,6 +405,12 @@ static enum irq_poll_sched_ret irq_poll_sched_irqoff(struct irq_poll *iop)
 			/* The disabler drains (switchable) or enable polls. */
 			new = old | IRQ_POLL_MISSED | IRQ_POLL_MASKING;
 			ret = IRQ_POLL_MISSED_SET;
+		} else if (old & IRQ_POLL_PARKED) {
+			/* The driver reaps, but now and then polling tries. */
+			if (!trial)
+				return IRQ_POLL_REFUSED;
+			new = (old & ~IRQ_POLL_PARKED) | IRQ_POLL_SCHED;
+			ret = IRQ_POLL_SCHEDULED;
 		} else if (old & IRQ_POLL_DEFERRED) {
 			/* Take it from the timer: poll now. */
 			new = old & ~IRQ_POLL_DEFERRED;
@@ -388,6 +436,11 @@ static enum irq_poll_sched_ret irq_poll_sched_irqoff(struct irq_poll *iop)
 	}
 
 	/* We own it now. */
+	if (old & IRQ_POLL_PARKED) {
+		iop->ext->auto_state.irqs = 0;
+		irq_poll_auto_reset(&iop->ext->auto_state);
+		irq_poll_stat_add(iop, trials, 1);
+	}
 	if (old & IRQ_POLL_DEFERRED) {
 		/* The device is still masked; the timer may fire for nothing. */
 		hrtimer_try_to_cancel(&iop->ext->timer);
@@ -445,9 +498,10 @@ EXPORT_SYMBOL(irq_poll_sched);
  * handler reaps them itself, as before the conversion, and ->poll() does
  * not run until the handler has returned.
  *
- * Context: hard IRQ, or inside rcu_read_lock() together with the
- * handler's own reaping when this returns false: irq_poll_enable() waits
- * for an RCU grace period before the first poll.
+ * Context: the instance's interrupt handler (one at a time), in hard IRQ,
+ * or inside rcu_read_lock() together with the handler's own reaping when
+ * this returns false: irq_poll_enable() waits for an RCU grace period
+ * before the first poll.
  * Return: true if polling takes the completions, false if the caller must
  * reap them.
  */
@@ -477,16 +531,20 @@ static bool irq_poll_take_missed(struct irq_poll *iop)
 /*
  * Owner: go idle, unless a schedule came in meanwhile.  Fully ordered:
  * the next owner sees all this one did, and a disabler that set DISABLE
- * before the cmpxchg is woken.  Returns false if MISSED was set.
+ * before the cmpxchg is woken.  @park: hand the instance to the driver's
+ * interrupt path (IRQ_POLL_MODE_AUTO).  Returns false if MISSED was set.
  */
-static bool irq_poll_release(struct irq_poll *iop)
+static bool irq_poll_release(struct irq_poll *iop, bool park)
 {
-	unsigned long old = READ_ONCE(iop->state);
+	unsigned long old = READ_ONCE(iop->state), new;
 
 	do {
 		if (old & (IRQ_POLL_MISSED | IRQ_POLL_MASKING))
 			return false;
-	} while (!try_cmpxchg(&iop->state, &old, old & ~IRQ_POLL_SCHED));
+		new = old & ~IRQ_POLL_SCHED;
+		if (park)
+			new |= IRQ_POLL_PARKED;
+	} while (!try_cmpxchg(&iop->state, &old, new));
 
 	if (old & IRQ_POLL_DISABLE)
 		wake_up_var(&iop->state);
@@ -537,31 +595,99 @@ void irq_poll_complete(struct irq_poll *iop)
 }
 EXPORT_SYMBOL(irq_poll_complete);
 
+/* IRQ_POLL_MODE_AUTO: start learning afresh (polling starts or resumes). */
+VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
+{
+	/* 1.5 per poll: neither parks nor defers before it has seen polls. */
+	a->work_x256 = 384;
+	a->gap_ns = 0;
+	a->last_ns = 0;
+	a->polls = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_reset);
+
 /*
- * Owner: should the completion at hand keep the device masked?  After a
- * poll that found work, and for up to defer_hard_irqs - 1 empty polls
- * after it, yes.
+ * IRQ_POLL_MODE_AUTO: learn from a completed poll that found @work at time
+ * @now, and decide (see IRQ_POLL_AUTO_* for the reasons).  @can_park: the
+ * instance is switchable.  Owner only; no side effect but on @a.
  */
-static bool irq_poll_want_defer(struct irq_poll *iop, int work_done)
+VISIBLE_IF_KUNIT enum irq_poll_auto_verdict
+irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
+		   u32 *timeout_ns)
+{
+	int w = min(work, 255);
+	u64 gap;
+
+	a->work_x256 += (w * 256 - (int)a->work_x256) / 8;
+	if (a->polls < IRQ_POLL_AUTO_WARMUP)
+		a->polls++;
+	if (w > 0) {
+		gap = a->last_ns ? now - a->last_ns : IRQ_POLL_AUTO_GAP_MAX;
+		if (gap < IRQ_POLL_AUTO_GAP_MAX) {
+			gap = div_u64(gap, w);
+			a->gap_ns = a->gap_ns ?
+				    a->gap_ns + ((s64)gap - a->gap_ns) / 4 : gap;
+		}
+		a->last_ns = now;
+	}
+
+	if (w >= 2 && a->work_x256 >= IRQ_POLL_AUTO_DEFER_X256 && a->gap_ns) {
+		*timeout_ns = clamp_t(u64, 2ULL * a->gap_ns,
+				      IRQ_POLL_FLUSH_NS_MIN,
+				      IRQ_POLL_AUTO_NS_MAX);
+		return IRQ_POLL_AUTO_DEFER;
+	}
+	if (can_park && a->polls >= IRQ_POLL_AUTO_WARMUP &&
+	    a->work_x256 < IRQ_POLL_AUTO_PARK_X256)
+		return IRQ_POLL_AUTO_PARK;
+	return IRQ_POLL_AUTO_IDLE;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_step);
+
+/*
+ * Owner: should the completion at hand keep the device masked, and for how
+ * long?  Fixed deferral: after a poll that found work, and for up to
+ * defer_hard_irqs - 1 empty polls after it, for flush_timeout_ns.  Sets
+ * @run->defer_ns (0: no) and @run->park.
+ */
+static void irq_poll_want_defer(struct irq_poll *iop, int work_done,
+				struct irq_poll_run *run)
 {
 	struct irq_poll_ext *ext = iop->ext;
 	unsigned int defer;
+	u32 timeout;
 
-	if (!ext || !iop->ops || !READ_ONCE(ext->flush_timeout_ns) ||
-	    test_bit(IRQ_POLL_F_DISABLE, &iop->state))
+	if (!ext || !iop->ops || test_bit(IRQ_POLL_F_DISABLE, &iop->state))
 		goto no;
+	if (READ_ONCE(ext->mode) == IRQ_POLL_MODE_AUTO) {
+		switch (irq_poll_auto_step(&ext->auto_state, local_clock(),
+					   work_done, irq_poll_switchable(iop),
+					   &timeout)) {
+		case IRQ_POLL_AUTO_DEFER:
+			run->defer_ns = timeout;
+			break;
+		case IRQ_POLL_AUTO_PARK:
+			run->park = true;
+			break;
+		case IRQ_POLL_AUTO_IDLE:
+			break;
+		}
+		return;
+	}
+	timeout = READ_ONCE(ext->flush_timeout_ns);
 	defer = READ_ONCE(ext->defer_hard_irqs);
-	if (!defer)
+	if (!timeout || !defer)
 		goto no;
 	if (work_done > 0)
 		ext->defer_count = defer;
 	else if (ext->defer_count)
 		ext->defer_count--;
-	return ext->defer_count > 0;
+	if (ext->defer_count > 0)
+		run->defer_ns = timeout;
+	return;
 no:
 	if (ext)
 		ext->defer_count = 0;
-	return false;
 }
 
 /**
@@ -573,7 +699,7 @@ no:
  * a poll that found work, and for up to defer_hard_irqs - 1 empty polls
  * after it, the device stays masked and a timer polls again after
  * flush_timeout_ns.  Deferral is off unless both are set (named instances
- * with ops only).
+ * with ops only).  In IRQ_POLL_MODE_AUTO the library decides instead.
  *
  * Context: from the instance's poll function only.
  * Return: false if deferral keeps the device masked; true if the instance
@@ -587,8 +713,8 @@ bool irq_poll_complete_done(struct irq_poll *iop, int work_done)
 	if (!run)
 		return true;
 	run->end = IRQ_POLL_END_DONE;
-	run->defer = irq_poll_want_defer(iop, work_done);
-	return !run->defer;
+	irq_poll_want_defer(iop, work_done, run);
+	return !run->defer_ns;
 }
 EXPORT_SYMBOL_GPL(irq_poll_complete_done);
 
@@ -596,16 +722,13 @@ EXPORT_SYMBOL_GPL(irq_poll_complete_done);
  * Owner: hand the instance to the deferral timer.  DEFERRED is set first,
  * so the timer can never fire without finding it; both under ->timer_lock
  * with interrupts off, so irq_poll_disable() can wait out an arming in
- * progress.  Returns false if deferral was switched off meanwhile.
+ * progress.
  */
-static bool irq_poll_defer(struct irq_poll *iop, int work)
+static void irq_poll_defer(struct irq_poll *iop, int work, u32 timeout)
 {
 	struct irq_poll_ext *ext = iop->ext;
-	u32 timeout = READ_ONCE(ext->flush_timeout_ns);
 	unsigned long flags;
 
-	if (!timeout)
-		return false;
 	irq_poll_stat_add(iop, deferrals, 1);
 	trace_irq_poll_complete(iop, work, false);
 	trace_irq_poll_defer(iop, ext->defer_count, timeout);
@@ -614,7 +737,6 @@ static bool irq_poll_defer(struct irq_poll *iop, int work)
 	hrtimer_start(&ext->timer, ns_to_ktime(timeout),
 		      HRTIMER_MODE_REL_PINNED);
 	raw_spin_unlock_irqrestore(&ext->timer_lock, flags);
-	return true;
 }
 
 /*
@@ -639,14 +761,17 @@ static enum hrtimer_restart irq_poll_timer_fn(struct hrtimer *timer)
  * Owner, after ->poll() completed: defer, go idle or poll again.  Returns
  * true if the caller still owns the instance and must poll it again.
  */
-static bool irq_poll_finish(struct irq_poll *iop, int work, bool defer)
+static bool irq_poll_finish(struct irq_poll *iop, int work, u32 defer_ns,
+			    bool park)
 {
 	const struct irq_poll_ops *ops = iop->ops;
 
 	if (irq_poll_take_missed(iop))
 		return true;
-	if (defer && irq_poll_defer(iop, work))
+	if (defer_ns) {
+		irq_poll_defer(iop, work, defer_ns);
 		return false;
+	}
 	if (ops) {
 		ops->unmask(iop);
 		if (ops->pending && ops->pending(iop)) {
@@ -655,9 +780,11 @@ static bool irq_poll_finish(struct irq_poll *iop, int work, bool defer)
 			return true;
 		}
 	}
-	/* Traced first: once released, the instance may be freed. */
+	/* Traced and counted first: once released, it may be freed. */
 	trace_irq_poll_complete(iop, work, true);
-	if (!irq_poll_release(iop)) {
+	if (park)
+		irq_poll_stat_add(iop, parks, 1);
+	if (!irq_poll_release(iop, park)) {
 		/* An interrupt at unmask: its schedule set MISSED. */
 		irq_poll_take_missed(iop);
 		return true;
@@ -677,18 +804,21 @@ static int irq_poll_call(struct irq_poll *iop, bool threaded, bool draining,
 	struct irq_poll_run *run = this_cpu_ptr(&irq_poll_running);
 	int budget = READ_ONCE(iop->weight);
 	enum irq_poll_end end;
-	bool defer;
+	u32 defer_ns;
+	bool park;
 	int work;
 
 	run->iop = iop;
 	run->budget = budget;
 	run->end = IRQ_POLL_END_NONE;
-	run->defer = false;
+	run->defer_ns = 0;
+	run->park = false;
 
 	work = iop->poll(iop, budget);
 
 	end = run->end;
-	defer = run->defer;
+	defer_ns = run->defer_ns;
+	park = run->park;
 	run->iop = NULL;
 
 	if (unlikely(work < 0)) {
@@ -719,7 +849,7 @@ static int irq_poll_call(struct irq_poll *iop, bool threaded, bool draining,
 		irq_poll_hand_over(iop);
 		*again = false;
 	} else {
-		*again = irq_poll_finish(iop, work, defer);
+		*again = irq_poll_finish(iop, work, defer_ns, park);
 	}
 	return work;
 }
@@ -909,6 +1039,9 @@ static void irq_poll_quiesce(struct irq_poll *iop, bool drain)
 	 */
 	wait_var_event(&iop->state, irq_poll_claim_disabled(iop));
 	irq_poll_stop_timer(iop);
+	/* Parked: wait for handlers still reaping, as irq_poll_enable() does. */
+	if (test_and_clear_bit(IRQ_POLL_F_PARKED, &iop->state))
+		synchronize_rcu();
 
 	if (drain && irq_poll_switchable(iop)) {
 		irq_poll_drain(iop);
@@ -1002,7 +1135,7 @@ void irq_poll_enable(struct irq_poll *iop)
 		return;
 
 	if (!iop->ops) {
-		if (!irq_poll_release(iop) && irq_poll_take_missed(iop))
+		if (!irq_poll_release(iop, false) && irq_poll_take_missed(iop))
 			irq_poll_queue(iop);
 		return;
 	}
@@ -1092,6 +1225,7 @@ static int __irq_poll_set_mode(struct irq_poll *iop, enum irq_poll_mode mode)
 		ext->thread = t;
 		wake_up_process(t);
 	}
+	irq_poll_auto_reset(&ext->auto_state);
 	/* Read by irq_poll_queue_irqoff(), after the enable below. */
 	WRITE_ONCE(ext->mode, mode);
 	if (mode != IRQ_POLL_MODE_OFF)
@@ -1111,17 +1245,18 @@ static int __irq_poll_set_mode(struct irq_poll *iop, enum irq_poll_mode mode)
  * sysfs "mode" file.
  *
  * Context: process context, may sleep.
- * Return: 0; -EINVAL for an unnamed instance, an unknown mode, or off
- * for an instance that cannot be switched off; or the error from
- * creating the kthread.
+ * Return: 0; -EINVAL for an unnamed instance, an unknown mode, off for an
+ * instance that cannot be switched off, or auto for one without ops; or
+ * the error from creating the kthread.
  */
 int irq_poll_set_mode(struct irq_poll *iop, enum irq_poll_mode mode)
 {
 	int err;
 
 	might_sleep();
-	if (!iop->ext || (unsigned int)mode > IRQ_POLL_MODE_THREADED ||
-	    (mode == IRQ_POLL_MODE_OFF && !irq_poll_switchable(iop)))
+	if (!iop->ext || (unsigned int)mode > IRQ_POLL_MODE_AUTO ||
+	    (mode == IRQ_POLL_MODE_OFF && !irq_poll_switchable(iop)) ||
+	    (mode == IRQ_POLL_MODE_AUTO && !iop->ops))
 		return -EINVAL;
 	mutex_lock(&irq_poll_mutex);
 	err = __irq_poll_set_mode(iop, mode);
@@ -1157,6 +1292,8 @@ IRQ_POLL_STAT_ATTR(empty_polls);
 IRQ_POLL_STAT_ATTR(missed);
 IRQ_POLL_STAT_ATTR(rearm_races);
 IRQ_POLL_STAT_ATTR(deferrals);
+IRQ_POLL_STAT_ATTR(parks);
+IRQ_POLL_STAT_ATTR(trials);
 
 /* Parse a decimal unsigned int within [@min, @max]; echo's '\n' is fine. */
 static int irq_poll_parse(const char *buf, unsigned int min, unsigned int max,
@@ -1233,6 +1370,7 @@ static const char * const irq_poll_mode_names[] = {
 	[IRQ_POLL_MODE_OFF]		= "off",
 	[IRQ_POLL_MODE_SOFTIRQ]		= "softirq",
 	[IRQ_POLL_MODE_THREADED]	= "threaded",
+	[IRQ_POLL_MODE_AUTO]		= "auto",
 };
 
 static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -1273,6 +1411,8 @@ static struct attribute *irq_poll_attrs[] = {
 	&missed_attr.attr,
 	&rearm_races_attr.attr,
 	&deferrals_attr.attr,
+	&parks_attr.attr,
+	&trials_attr.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(irq_poll);
@@ -1484,6 +1624,7 @@ int irq_poll_init_named(struct irq_poll *iop,
 	raw_spin_lock_init(&ext->timer_lock);
 	hrtimer_init(&ext->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
 	ext->timer.function = irq_poll_timer_fn;
+	irq_poll_auto_reset(&ext->auto_state);
 	ext->mode = IRQ_POLL_MODE_SOFTIRQ;
 	if ((cfg->flags & IRQ_POLL_CFG_SWITCHABLE) && !sysctl_irq_poll) {
 		/* Off: disabled by the library from the start. */

@@ -1,12 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Hooks of lib/irq_poll.c for its KUnit suite (lib/irq_poll_kunit.c) only;
- * they exist when CONFIG_KUNIT is set (include/kunit/visibility.h).
+ * Private to lib/irq_poll.c and its KUnit suite (lib/irq_poll_kunit.c): the
+ * state of the adaptive mode, and hooks that exist when CONFIG_KUNIT is set
+ * (include/kunit/visibility.h).
  */
 #ifndef _LIB_IRQ_POLL_INTERNAL_H
 #define _LIB_IRQ_POLL_INTERNAL_H
 
 #include <linux/irq_poll.h>
+
+/**
+ * struct irq_poll_auto - what IRQ_POLL_MODE_AUTO learned of an instance
+ * @work_x256: moving average of the completions a completed poll found,
+ *	       times 256 (weight 1/8)
+ * @gap_ns: moving average of the time between two completions, seen as
+ *	    the time between polls that found work divided by what they
+ *	    found (weight 1/4)
+ * @last_ns: when the last completed poll that found work ended, 0 if
+ *	     none yet
+ * @polls: completed polls since polling started or resumed
+ * @irqs: interrupts the driver took while parked, since the last trial
+ *
+ * @irqs belongs to the interrupt handler (irq_poll_handoff() while
+ * parked), the rest to the owner.
+ */
+struct irq_poll_auto {
+	u32 work_x256;
+	u32 gap_ns;
+	u64 last_ns;
+	u32 polls;
+	u32 irqs;
+};
+
+/* What a completion in IRQ_POLL_MODE_AUTO leads to */
+enum irq_poll_auto_verdict {
+	IRQ_POLL_AUTO_IDLE,	/* unmask and wait for an interrupt */
+	IRQ_POLL_AUTO_DEFER,	/* keep masked, poll again after a timeout */
+	IRQ_POLL_AUTO_PARK,	/* back to the driver's interrupt path */
+};
 
 #if IS_ENABLED(CONFIG_KUNIT)
 struct ctl_table;
@@ -22,6 +53,10 @@ unsigned long irq_poll_squeezed(void);
 struct task_struct *irq_poll_thread_of(struct irq_poll *iop);
 bool irq_poll_registered(const struct irq_poll *iop);
 bool irq_poll_misuse_reported(const struct irq_poll *iop);
+void irq_poll_auto_reset(struct irq_poll_auto *a);
+enum irq_poll_auto_verdict irq_poll_auto_step(struct irq_poll_auto *a, u64 now,
+					      int work, bool can_park,
+					      u32 *timeout_ns);
 #endif
 
 #endif /* _LIB_IRQ_POLL_INTERNAL_H */

@@ -1152,6 +1152,135 @@ static void irq_poll_test_legacy_complete_no_deferral(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->unmasks), 1);
 }
 
+/* --- adaptive mode ------------------------------------------------------ */
+
+/*
+ * The controller alone, against a fake device whose completions arrive
+ * every @arrival_ns, in virtual time.  After an unmask the next interrupt
+ * comes with the next completion and the poll @turn_ns later; after a
+ * deferral the timer polls when asked.  Each poll takes what arrived.
+ */
+struct ipt_rate {
+	const char *desc;
+	u64 arrival_ns;
+	u64 turn_ns;
+	bool can_park;
+	bool defers;		/* must defer at least once */
+	bool parks;		/* must end parked */
+};
+
+static const struct ipt_rate ipt_rates[] = {
+	{ "qd1-slow",		200000,	20000,	true,	false,	true },
+	{ "qd1-slow-noswitch",	200000,	20000,	false,	false,	false },
+	{ "fast-burst",		5000,	20000,	true,	true,	false },
+	{ "medium",		12000,	20000,	true,	true,	false },
+	{ "just-below-turn",	25000,	20000,	true,	false,	true },
+};
+
+static void ipt_rate_desc(const struct ipt_rate *r, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE,
+		 "%s: a completion every %llu us, poll %llu us after an IRQ",
+		 r->desc, r->arrival_ns / 1000, r->turn_ns / 1000);
+}
+
+KUNIT_ARRAY_PARAM(ipt_rate, ipt_rates, ipt_rate_desc);
+
+static void irq_poll_test_auto_controller(struct kunit *test)
+{
+	const struct ipt_rate *r = test->param_value;
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u64 now = 0, reaped = 0;
+	int i, defers = 0, bad_single = 0, bad_timeout = 0;
+	u32 timeout = 0;
+
+	irq_poll_auto_reset(&a);
+	for (i = 0; i < 400; i++) {
+		u64 arrived, next;
+		int work;
+
+		if (v == IRQ_POLL_AUTO_DEFER) {
+			next = now + timeout;
+		} else {
+			/* Unmasked (or parked): the next completion interrupts. */
+			next = (div64_u64(now, r->arrival_ns) + 1) * r->arrival_ns +
+			       r->turn_ns;
+		}
+		now = next;
+		arrived = div64_u64(now, r->arrival_ns);
+		work = arrived - reaped;
+		reaped = arrived;
+		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
+		if (v == IRQ_POLL_AUTO_DEFER) {
+			defers++;
+			if (work < 2)
+				bad_single++;
+			if (timeout < 10000 || timeout > 100000)
+				bad_timeout++;
+		}
+		/* A parked instance stays parked in this model. */
+		if (v == IRQ_POLL_AUTO_PARK)
+			break;
+	}
+	/* Never defers for a poll that found one completion or none. */
+	KUNIT_EXPECT_EQ(test, bad_single, 0);
+	KUNIT_EXPECT_EQ(test, bad_timeout, 0);
+	KUNIT_EXPECT_EQ_MSG(test, defers > 0, r->defers, "%d deferrals", defers);
+	KUNIT_EXPECT_EQ_MSG(test, v == IRQ_POLL_AUTO_PARK, r->parks,
+			    "last verdict %d after %d polls", v, i);
+	if (r->parks)
+		/* Parks once warm, not before: 8 polls of one completion. */
+		KUNIT_EXPECT_EQ(test, i, 7);
+}
+
+static void irq_poll_test_auto_parks_and_trials(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
+	int i;
+
+	KUNIT_ASSERT_EQ(test, ipt_store(t, "mode", "auto"), 4);
+	/* One command in flight: polls find one completion each. */
+	for (i = 0; i < 300; i++) {
+		ipt_irq(t, 1);
+		KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	}
+	/*
+	 * Parked after 8 polls, the handler reaps; polling is tried again
+	 * after 256 interrupts, and parked again.
+	 */
+	KUNIT_EXPECT_EQ(test, STAT(t, parks), 2L);
+	KUNIT_EXPECT_EQ(test, STAT(t, trials), 1L);
+	KUNIT_EXPECT_EQ(test, STAT(t, deferrals), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->classic), 300 - 16);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 300);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->mixed), 0);
+	/* A disable takes it back from the driver, unmasked. */
+	irq_poll_disable(&t->iop);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
+	irq_poll_enable(&t->iop);
+	KUNIT_EXPECT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+}
+
+static void irq_poll_test_auto_defers_under_load(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 64, &ipt_ops, 0);
+	int i;
+
+	KUNIT_ASSERT_EQ(test, ipt_store(t, "mode", "auto"), 4);
+	/* Bursts of 8: polls batch, so the device stays masked a while. */
+	for (i = 0; i < 50; i++) {
+		ipt_add(t, 8);
+		ipt_sched_sync(t);
+		usleep_range(50, 100);
+	}
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	KUNIT_EXPECT_GT(test, STAT(t, deferrals), 0L);
+	KUNIT_EXPECT_EQ(test, STAT(t, parks), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 400);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->bad_ctx), 0);
+}
+
 /* --- configuration: sysctls, sysfs, names ------------------------------- */
 
 struct ipt_input {
@@ -1240,6 +1369,7 @@ static const struct ipt_input ipt_sysfs_inputs[] = {
 	{ "mode", "1", -EINVAL },
 	{ "mode", "", -EINVAL },
 	{ "mode", "off", -EINVAL },	/* not switchable */
+	{ "mode", "autox", -EINVAL },
 	{ "polls", "0", -EACCES },
 	{ "nonexistent", "0", -ENOENT },
 };
@@ -1357,6 +1487,7 @@ static void irq_poll_test_deferral_needs_ops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ipt_store(u, "flush_timeout_ns", "100000"),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, ipt_store(u, "defer_hard_irqs", "0"), 1);
+	KUNIT_EXPECT_EQ(test, ipt_store(u, "mode", "auto"), -EINVAL);
 }
 
 static void irq_poll_test_works_without_sysfs(struct kunit *test)
@@ -1699,6 +1830,9 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_deferral_disable),
 	KUNIT_CASE(irq_poll_test_deferral_short_timer),
 	KUNIT_CASE(irq_poll_test_legacy_complete_no_deferral),
+	KUNIT_CASE_PARAM(irq_poll_test_auto_controller, ipt_rate_gen_params),
+	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
+	KUNIT_CASE(irq_poll_test_auto_defers_under_load),
 	KUNIT_CASE_PARAM(irq_poll_test_sysctl_input, ipt_sysctl_gen_params),
 	KUNIT_CASE_PARAM(irq_poll_test_sysfs_input, ipt_sysfs_gen_params),
 	KUNIT_CASE(irq_poll_test_sysfs_roundtrip),

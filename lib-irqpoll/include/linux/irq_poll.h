@@ -32,6 +32,9 @@
  *                                        disabled     irq_poll_disable()
  *  disabled   SCHED, DISABLED            idle         last irq_poll_enable()
  *                                        scheduled    same, with ops
+ *  parked     !SCHED, PARKED             scheduled    irq_poll_handoff(), every
+ *  (auto)                                             256th interrupt
+ *                                        disabled     irq_poll_disable()
  *
  * Whoever moves an instance out of idle owns it: only the owner touches
  * ->list, calls ->poll(), ->unmask() and ->pending(), and moves it on.
@@ -42,7 +45,10 @@
  * finds the instance owned sets MISSED, and the owner polls again rather
  * than go idle with it set: no schedule is ever lost.  "off", the mode of
  * a switchable instance that does not poll, is the disabled state held by
- * the library.
+ * the library.  "parked" is where IRQ_POLL_MODE_AUTO leaves a switchable
+ * instance whose polls do not batch: its driver's interrupt path reaps, as
+ * when off, and the library only counts interrupts until it tries polling
+ * again; the library parks it when it goes idle.
  *
  * SCHED and DISABLE keep their 6.1 bit numbers; the other bits are private
  * to lib/irq_poll.c.
@@ -141,11 +147,18 @@ enum {
  * @IRQ_POLL_MODE_SOFTIRQ: from the IRQ_POLL softirq of the CPU that
  *			   scheduled the instance
  * @IRQ_POLL_MODE_THREADED: from a kthread of its own, "irq_poll/<name>"
+ * @IRQ_POLL_MODE_AUTO: from the softirq, with interrupt deferral the
+ *			library adapts to what the polls find (the fixed
+ *			defer_hard_irqs and flush_timeout_ns are not used);
+ *			a switchable instance whose polls do not batch is
+ *			parked on its driver's interrupt path and polled
+ *			again on trial every 256 interrupts.  Needs ops.
  */
 enum irq_poll_mode {
 	IRQ_POLL_MODE_OFF,
 	IRQ_POLL_MODE_SOFTIRQ,
 	IRQ_POLL_MODE_THREADED,
+	IRQ_POLL_MODE_AUTO,
 };
 
 /*
