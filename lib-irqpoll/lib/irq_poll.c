@@ -722,21 +722,35 @@ EXPORT_SYMBOL_GPL(irq_poll_complete_done);
  * Owner: hand the instance to the deferral timer.  DEFERRED is set first,
  * so the timer can never fire without finding it; both under ->timer_lock
  * with interrupts off, so irq_poll_disable() can wait out an arming in
- * progress.
+ * progress.  The timer has nothing to read in the instance before it takes
+ * DEFERRED, so the counters and trace points before the arming are safe.
+ * Returns false, without deferring, if MISSED is set.
  */
-static void irq_poll_defer(struct irq_poll *iop, int work, u32 timeout)
+static bool irq_poll_defer(struct irq_poll *iop, int work, u32 timeout)
 {
 	struct irq_poll_ext *ext = iop->ext;
-	unsigned long flags;
+	unsigned long flags, old;
 
+	raw_spin_lock_irqsave(&ext->timer_lock, flags);
+	/*
+	 * A schedule that came in since irq_poll_finish() looked set
+	 * MISSED: poll for it now rather than after the timeout.
+	 */
+	old = READ_ONCE(iop->state);
+	do {
+		if (old & (IRQ_POLL_MISSED | IRQ_POLL_MASKING)) {
+			raw_spin_unlock_irqrestore(&ext->timer_lock, flags);
+			return false;
+		}
+	} while (!try_cmpxchg(&iop->state, &old, old | IRQ_POLL_DEFERRED));
+	/* Traced and counted before the timer may take the instance. */
 	irq_poll_stat_add(iop, deferrals, 1);
 	trace_irq_poll_complete(iop, work, false);
 	trace_irq_poll_defer(iop, ext->defer_count, timeout);
-	raw_spin_lock_irqsave(&ext->timer_lock, flags);
-	set_bit(IRQ_POLL_F_DEFERRED, &iop->state);
 	hrtimer_start(&ext->timer, ns_to_ktime(timeout),
 		      HRTIMER_MODE_REL_PINNED);
 	raw_spin_unlock_irqrestore(&ext->timer_lock, flags);
+	return true;
 }
 
 /*
@@ -769,8 +783,10 @@ static bool irq_poll_finish(struct irq_poll *iop, int work, u32 defer_ns,
 	if (irq_poll_take_missed(iop))
 		return true;
 	if (defer_ns) {
-		irq_poll_defer(iop, work, defer_ns);
-		return false;
+		if (irq_poll_defer(iop, work, defer_ns))
+			return false;
+		irq_poll_take_missed(iop);
+		return true;
 	}
 	if (ops) {
 		ops->unmask(iop);
@@ -1000,10 +1016,12 @@ static void irq_poll_drain(struct irq_poll *iop)
 		irq_poll_call(iop, false, true, &again);
 		if (!again) {
 			ops->unmask(iop);
-			if (ops->pending && ops->pending(iop))
-				again = true;
-			else if (irq_poll_mark_disabled(iop))
+			if (ops->pending && ops->pending(iop)) {
+				irq_poll_stat_add(iop, rearm_races, 1);
+				trace_irq_poll_rearm(iop, false);
+			} else if (irq_poll_mark_disabled(iop)) {
 				break;
+			}
 		}
 		local_bh_enable();
 		cond_resched();
@@ -1113,9 +1131,11 @@ EXPORT_SYMBOL(irq_poll_disable);
  * masked, or while the driver's own interrupt path had it.  A new instance
  * is enabled (unless it starts off); enabling it warns and does nothing.
  *
- * Context: any context; process context for a switchable instance, which
- * waits for an RCU grace period so that no interrupt handler still reaps
- * by itself when the first poll runs.
+ * Context: any context for an instance without ops.  With ops, not in
+ * hard IRQ or with interrupts disabled (the poll runs at local_bh_enable()),
+ * and a switchable instance needs process context: it waits for an RCU
+ * grace period so that no interrupt handler still reaps by itself when the
+ * first poll runs.
  */
 void irq_poll_enable(struct irq_poll *iop)
 {
@@ -1143,6 +1163,9 @@ void irq_poll_enable(struct irq_poll *iop)
 		might_sleep();
 		synchronize_rcu();
 	}
+	/* The poll below serves what schedules marked while disabled. */
+	smp_cond_load_acquire(&iop->state, !(VAL & IRQ_POLL_MASKING));
+	clear_bit(IRQ_POLL_F_MISSED, &iop->state);
 	irq_poll_stat_add(iop, scheduled, 1);
 	trace_irq_poll_schedule(iop);
 	/* BH off: in process context the softirq runs at local_bh_enable(). */

@@ -88,7 +88,8 @@ typedef int (irq_poll_fn)(struct irq_poll *iop, int budget);
  *	  device must be quiet: when the call scheduled the instance, and
  *	  also when it found the instance busy or disabled, so that a
  *	  level-triggered line is never left asserted.  Not called for a
- *	  switchable instance that is off.  Must be idempotent.
+ *	  switchable instance that is off, disabled or parked (its driver
+ *	  reaps then).  Must be idempotent.
  * @unmask: unmask it again.  Called by the owner when the instance goes
  *	    idle, and by irq_poll_disable() of a switchable instance, with
  *	    BH disabled and no lock of the driver held.  Must be idempotent.
