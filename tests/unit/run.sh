@@ -31,6 +31,8 @@ for log in "$here"/logs/*.log; do
 	rc=$?
 	case $name in
 	clean-*) [ $rc = 0 ] ;;
+	# a KASAN report must be named as one, not only as a BUG line
+	bad-kasan*) [ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^$log:[0-9]*: KASAN report$" ;;
 	bad-*) [ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^$log:[0-9]*: " ;;
 	empty-*) [ $rc = 2 ] ;;
 	esac
