@@ -137,6 +137,13 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m "${QEMU_MEM:
 # QEMU_EXTRA: more QEMU arguments, e.g. "-trace mptsas_irq_intx -D trace.log" to debug.
 # shellcheck disable=SC2206
 qemu+=(${QEMU_EXTRA:-})
+# QEMU_TRACE: comma-separated QEMU trace events, logged to $RUN/qemu-trace.log with
+# host timestamps (Debian's QEMU traces to its log: -trace enable=EVENT with -D FILE).
+if [ -n "${QEMU_TRACE:-}" ]; then
+	for ev in ${QEMU_TRACE//,/ }; do qemu+=(-trace "enable=$ev"); done
+	qemu+=(-D "$RUN/qemu-trace.log" -msg timestamp=on)
+	rm -f "$RUN/qemu-trace.log"
+fi
 # NO_MPTSAS_DISK=1 leaves the HBA without its disk (harness self-test).
 if [ "${NO_MPTSAS_DISK:-0}" != 1 ]; then
 	qemu+=(-drive "if=none,id=d1,$(disk mptsas)"

@@ -3,8 +3,9 @@
 #
 # Host-side unit tests of the harness: the console scanner on sample logs (clean-*
 # must pass, bad-* must fail naming the report, empty-* must be rejected as not
-# booted), the KTAP parser on sample streams (NAME.ktap -> NAME.expect, NAME.rc), and
-# the syntax of the guest (busybox sh -n) and host (bash -n) shell scripts.
+# booted), the KTAP parser on sample streams (NAME.ktap -> NAME.expect, NAME.rc), the
+# QEMU IOAPIC trace judge on sample traces (trace/NAME.trace -> NAME.rc), and the
+# syntax of the guest (busybox sh -n) and host (bash -n) shell scripts.
 #
 # Usage: tests/unit/run.sh     prints ok/not ok lines and "N passed, N failed"
 set -u
@@ -56,6 +57,16 @@ for k in "$here"/ktap/*.ktap; do
 		printf '%s\n' "$out" | sed 's/^/# /'
 		res 1 "ktap.$name"
 	fi
+done
+# QEMU IOAPIC trace judge: clean (0), a level-triggered storm (1), a dead trace (2).
+for t in "$here"/trace/*.trace; do
+	name=$(basename "$t" .trace)
+	out=$(python3 "$top/tests/ioapic-storm.py" "$t")
+	rc=$?
+	[ "$rc" = "$(cat "$here/trace/$name.rc")" ]
+	ok=$?
+	[ $ok = 0 ] || { echo "# ioapic-storm.py $name: rc=$rc"; printf '%s\n' "$out" | sed 's/^/# /'; }
+	res $ok "ioapic-storm.$name"
 done
 # The report's rounds: paired with their own baseline, medians in the table.
 python3 "$here/report-rounds.py"
