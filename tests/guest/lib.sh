@@ -22,9 +22,10 @@ ktap_start()
 # ktap_run NAME SCRIPT: run SCRIPT under a timeout, emit one KTAP result line.
 ktap_run()
 {
-	local name=$1 script=$2 rc=
+	local name=$1 script=$2 rc= t0
 	KTAP_N=$((KTAP_N + 1))
 	log "test $KTAP_N: $name"
+	t0=$(date +%s)
 	if [ ! -x "$script" ]; then
 		echo "# $name: no such test $script" >&3
 		echo "not ok $KTAP_N $name" >&3
@@ -51,7 +52,9 @@ ktap_run()
 	*) echo "not ok $KTAP_N $name # exit=$rc" >&3
 	   KTAP_FAIL=$((KTAP_FAIL + 1)) ;;
 	esac
-	log "test $KTAP_N: $name rc=$rc"
+	# The guest's clock is the host's (QEMU's RTC): the host matches its QEMU trace
+	# events to tests with these times (tests/ioapic-storm.py).
+	log "test $KTAP_N: $name rc=$rc time $t0-$(date +%s)"
 }
 
 # --- interrupt storms on a level-triggered line -------------------------------------
