@@ -8,8 +8,9 @@
 # Stages: host unit tests (KTAP parser, console scanner), the series (current, applies
 # to pristine with git am), static checks, W=1 cross builds (i386, arm64, riscv64),
 # semantic-patch tests, the debug kernel (lockdep and friends) and its initramfs, then
-# one QEMU boot that runs the KUnit suites and the guest tests.  The guest console must
-# be clean: any warning, oops, lockdep, KASAN or stall report fails, and so does a
+# one QEMU boot that runs the KUnit suites and the guest tests; then a KASAN kernel
+# boots for the KUnit suite and a fio verify per converted disk.  The guest console
+# must be clean: any warning, oops, lockdep, KASAN or stall report fails, and so does a
 # level-triggered interrupt storm (QEMU's IOAPIC trace).
 # Exits non-zero on any failure, boot timeout or missing piece.
 set -u
@@ -60,7 +61,7 @@ finish()
 	exit $?
 }
 
-STAGES=9
+STAGES=10
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/irqp-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -172,7 +173,45 @@ else
 fi
 echo "# run directory: $RUN_DIR"
 
-stage 9 $STAGES "harness self-test: broken runs must fail loudly"
+stage 9 $STAGES "KASAN kernel: the KUnit suite and a fio verify per converted disk"
+# A third flavour (tests/kconfig/kasan.config): KASAN without lock debugging, booted
+# once.  ahci-modes and mptsas-modes verify with fio in every mode, so the library's
+# poll, deferral and teardown paths run under KASAN; any report fails the console scan.
+if ! "$IRQP_TOP/tests/build-kernel.sh" kasan; then
+	result fail build-kasan-kernel
+elif ! "$IRQP_TOP/tests/mkinitramfs.sh" kasan; then
+	result fail kasan.initramfs
+else
+	result ok build-kasan-kernel
+	KRUN=$BUILD_DIR/runs/check-kasan-$(date +%Y%m%d-%H%M%S)
+	RUN_DIR=$KRUN BLKDEBUG=1 "$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-1200}" \
+		-T "${KASAN_TESTS:-ahci-modes,mptsas-modes}" kasan
+	case $? in
+	0) result ok kasan.guest-boot ;;
+	2) result fail kasan.guest-boot "timeout; console: $KRUN/console.log" ;;
+	*) result fail kasan.guest-boot "qemu failed; see $KRUN" ;;
+	esac
+	python3 "$IRQP_TOP/tests/ktap.py" --prefix kasan.guest. "$KRUN/ktap.log" >"$tmp/kguest"
+	[ $? = 2 ] && result fail kasan.guest-ktap "no KTAP from the guest: $KRUN/ktap.log"
+	results_from "$tmp/kguest"
+	grep -E '^# ' "$KRUN/ktap.log" | sed 's/^/  /'
+	python3 "$IRQP_TOP/tests/ktap.py" --prefix kasan. --kunit "$KRUN/console.log" >"$tmp/kkunit"
+	results_from "$tmp/kkunit"
+	if grep -q '^\(not \)\?ok kasan\.kunit\.irq_poll\.' "$tmp/kkunit"; then
+		result ok kasan.kunit-suite-ran.irq_poll
+	else
+		result fail kasan.kunit-suite-ran.irq_poll "no results from KUnit suite irq_poll"
+	fi
+	if python3 "$IRQP_TOP/tests/scan-log.py" "$KRUN/console.log" >"$tmp/kscan"; then
+		result ok kasan.console-clean
+	else
+		cat "$tmp/kscan"
+		result fail kasan.console-clean "$KRUN/console.log"
+	fi
+	echo "# KASAN run directory: $KRUN"
+fi
+
+stage 10 $STAGES "harness self-test: broken runs must fail loudly"
 "$IRQP_TOP/tests/selftest.sh" >"$tmp/self" 2>&1
 grep '^# ' "$tmp/self"
 results_from "$tmp/self"

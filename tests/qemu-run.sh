@@ -4,7 +4,7 @@
 # Boot a test kernel in QEMU (TCG) with the three devices under test and collect what
 # the guest reports.
 #
-# Usage: tests/qemu-run.sh [-t SECONDS] [-T tests] [-B bench] [-s] perf|debug
+# Usage: tests/qemu-run.sh [-t SECONDS] [-T tests] [-B bench] [-s] perf|debug|kasan
 #   -t SECONDS  hard timeout for the whole boot (default $QEMU_TIMEOUT or 900)
 #   -T LIST     comma-separated guest tests (tests/guest/tests/NAME.sh)
 #   -B LIST     comma-separated guest benchmarks (tests/guest/bench/NAME.sh)
@@ -36,7 +36,7 @@ while getopts "t:T:B:s" o; do
 done
 shift $((OPTIND - 1))
 kind=${1:-}
-case "$kind" in perf|debug) ;; *) die "usage: $0 [-t S] [-T tests] [-B bench] [-s] perf|debug" ;; esac
+case "$kind" in perf|debug|kasan) ;; *) die "usage: $0 [-t S] [-T tests] [-B bench] [-s] perf|debug|kasan" ;; esac
 require_command qemu-system-x86_64 iperf3 python3
 OUT=$BUILD_DIR/out/$kind
 for f in bzImage initramfs.cpio; do
