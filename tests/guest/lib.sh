@@ -66,6 +66,7 @@ ktap_run()
 # handler returns with the device's line still asserted.
 SPUR_MAX_PCT=${SPUR_MAX_PCT:-1}
 SPUR_PID=
+SPUR_PROC=${SPUR_PROC:-/proc/irq}	# another directory only in tests/unit/spurious.sh
 
 # spur_step IRQ: fold one sample of /proc/irq/IRQ/spurious into /tmp/spur.IRQ
 # ("unhandled-so-far count unhandled" of the previous sample).
@@ -73,7 +74,7 @@ spur_step()
 {
 	local acc pc pu k c u
 	read -r acc pc pu <"/tmp/spur.$1" || return 1
-	{ read -r k c && read -r k u; } <"/proc/irq/$1/spurious" || return 1
+	{ read -r k c && read -r k u; } <"$SPUR_PROC/$1/spurious" || return 1
 	if [ "$c" -lt "$pc" ] || [ "$u" -lt "$pu" ]; then
 		acc=$((acc + u))		# either counter was reset meanwhile
 	else
@@ -85,22 +86,28 @@ spur_step()
 # spur_start DRIVER: start watching the interrupt lines of DRIVER's PCI device.
 spur_start()
 {
-	local addr i k c u
+	local addr
 	SPUR_PID=
-	SPUR_RC=
 	addr=$(ls /sys/bus/pci/drivers/"$1" 2>/dev/null | grep -m 1 '^[0-9a-f]*:')
 	[ -n "$addr" ] || { echo "FAIL: no PCI device bound to $1 to watch for interrupt storms"; return 1; }
-	SPUR_IRQS=$(pci_irqs "$addr")
-	SPUR_WHAT="$1 $addr"
+	spur_watch "$(pci_irqs "$addr")" "$1 $addr"
+}
+
+# spur_watch "IRQS" WHAT: start the sampler on those lines (every SPUR_PERIOD s).
+spur_watch()
+{
+	local i k c u
+	SPUR_IRQS=$1
+	SPUR_WHAT=$2
 	for i in $SPUR_IRQS; do
-		{ read -r k c && read -r k u; } <"/proc/irq/$i/spurious" ||
-			{ echo "FAIL: no /proc/irq/$i/spurious"; return 1; }
+		{ read -r k c && read -r k u; } <"$SPUR_PROC/$i/spurious" ||
+			{ echo "FAIL: no $SPUR_PROC/$i/spurious"; return 1; }
 		echo "0 $c $u" >"/tmp/spur.$i"
 	done
 	SPUR_TOTAL=$(irq_count "$SPUR_IRQS")
 	(while :; do
 		for i in $SPUR_IRQS; do spur_step "$i"; done
-		sleep 0.1
+		sleep "${SPUR_PERIOD:-0.1}"
 	done) &
 	SPUR_PID=$!
 }

@@ -4,8 +4,9 @@
 # Host-side unit tests of the harness: the console scanner on sample logs (clean-*
 # must pass, bad-* must fail naming the report, empty-* must be rejected as not
 # booted), the KTAP parser on sample streams (NAME.ktap -> NAME.expect, NAME.rc), the
-# QEMU IOAPIC trace judge on sample traces (trace/NAME.trace -> NAME.rc), and the
-# syntax of the guest (busybox sh -n) and host (bash -n) shell scripts.
+# QEMU IOAPIC trace judge on sample traces (trace/NAME.trace -> NAME.rc), the guest's
+# interrupt storm watch (spurious.sh), and the syntax of the guest (busybox sh -n) and
+# host (bash -n) shell scripts.
 #
 # Usage: tests/unit/run.sh     prints ok/not ok lines and "N passed, N failed"
 set -u
@@ -73,6 +74,18 @@ for t in "$here"/trace/*.trace; do
 	[ $ok = 0 ] || { echo "# ioapic-storm.py $name: rc=$rc"; printf '%s\n' "$out" | sed 's/^/# /'; }
 	res $ok "ioapic-storm.$name"
 done
+# The guest's interrupt storm watch, under busybox sh on a fake /proc/irq.
+bb=$(command -v busybox || echo /bin/busybox)
+out=$("$bb" sh "$here/spurious.sh" 2>&1)
+got=0
+while IFS= read -r line; do
+	case "$line" in
+	"ok "*) res 0 "${line#ok }"; got=$((got + 1)) ;;
+	"not ok "*) res 1 "${line#not ok }"; got=$((got + 1)) ;;
+	*) echo "$line" ;;
+	esac
+done <<<"$out"
+[ $got -gt 0 ] || res 1 spurious.ran
 # The report's rounds: paired with their own baseline, medians in the table.
 python3 "$here/report-rounds.py"
 res $? report.rounds
@@ -89,7 +102,6 @@ done
 
 # Syntax of the shell scripts: the guest's run under busybox sh, where a broken
 # tests/guest/lib.sh kills PID 1 before any test; the host's under bash.
-bb=$(command -v busybox || echo /bin/busybox)
 for f in "$top"/tests/guest/init "$top"/tests/guest/*.sh "$top"/tests/guest/*/*.sh; do
 	out=$("$bb" sh -n "$f" 2>&1)
 	ok=$?
