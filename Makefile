@@ -23,7 +23,7 @@ T = tests
 
 .DEFAULT_GOAL := help
 .PHONY: help run check deps tree patches check-patches apply kernel-perf kernel-debug \
-	initramfs-perf initramfs-debug boot shell unit-test cocci-test clean distclean
+	initramfs-perf initramfs-debug boot shell unit-test cocci-test cross-check clean distclean
 
 help:
 	@echo 'irq-poll: completion polling library for linux-source-6.1'
@@ -44,6 +44,7 @@ help:
 	@echo '  shell           - boot the debug kernel to an interactive guest shell'
 	@echo '  unit-test       - host unit tests of the harness'
 	@echo '  cocci-test      - semantic patch tests'
+	@echo '  cross-check     - W=1 builds of the series objects for i386, arm64, riscv64'
 	@echo '  clean           - remove run logs; distclean: the whole $$(BUILD_DIR)'
 	@echo ''
 	@echo 'Variables (current value):'
@@ -89,6 +90,9 @@ unit-test:
 
 cocci-test: apply
 	$(Q)semantic-patches/run-tests.sh -t $(BUILD_DIR)/src/linux
+
+cross-check: apply
+	$(Q)$(T)/cross-checks.sh
 
 clean:
 	rm -rf $(BUILD_DIR)/runs

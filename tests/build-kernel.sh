@@ -3,7 +3,7 @@
 #
 # Configure and build one test kernel from the patched work tree, out of tree.
 #
-# Usage: tests/build-kernel.sh perf|debug
+# Usage: tests/build-kernel.sh perf|debug|kasan
 #        tests/build-kernel.sh users     configure only: debug + tests/kconfig/users.config,
 #                                        for compile tests of single objects
 #
@@ -18,10 +18,10 @@ set -eu
 kind=${1:-}
 fraglist="$IRQP_TOP/tests/kconfig/base.config $IRQP_TOP/tests/kconfig/$kind.config"
 case "$kind" in
-perf|debug) ;;
+perf|debug|kasan) ;;
 users) fraglist="$IRQP_TOP/tests/kconfig/base.config $IRQP_TOP/tests/kconfig/debug.config
 $IRQP_TOP/tests/kconfig/users.config" ;;
-*) die "usage: $0 perf|debug|users" ;;
+*) die "usage: $0 perf|debug|kasan|users" ;;
 esac
 require_command ccache gcc make
 OUT=$BUILD_DIR/out/$kind

@@ -13,7 +13,7 @@ set -eu
 PACKAGES="linux-source-6.1 qemu-system-x86 qemu-utils fio iperf3 sparse coccinelle
 busybox-static ccache gnuplot-nox bc bison flex libelf-dev libssl-dev cpio xz-utils
 dwarves gcc make git python3 python3-ply python3-git perl rsync kmod iproute2 procps
-ethtool"
+ethtool gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu"
 
 missing=
 for p in $PACKAGES; do

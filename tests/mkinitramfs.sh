@@ -3,7 +3,7 @@
 #
 # Build the guest initramfs for one kernel with the tree's usr/gen_init_cpio.
 #
-# Usage: tests/mkinitramfs.sh perf|debug
+# Usage: tests/mkinitramfs.sh perf|debug|kasan
 #
 # Contents: Debian's busybox-static with its applet links, fio and iperf3 with every
 # shared library ldd names, static test helpers (tests/guest-tools/), the guest scripts (tests/guest/ -> /irqp/) with /init, and
@@ -13,7 +13,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kind=${1:-}
-case "$kind" in perf|debug) ;; *) die "usage: $0 perf|debug" ;; esac
+case "$kind" in perf|debug|kasan) ;; *) die "usage: $0 perf|debug|kasan" ;; esac
 OUT=$BUILD_DIR/out/$kind
 [ -d "$OUT/modroot/lib/modules" ] || die "no modules for the $kind kernel: build it first"
 BUSYBOX=${BUSYBOX:-/bin/busybox}

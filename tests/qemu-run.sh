@@ -4,7 +4,7 @@
 # Boot a test kernel in QEMU (TCG) with the three devices under test and collect what
 # the guest reports.
 #
-# Usage: tests/qemu-run.sh [-t SECONDS] [-T tests] [-B bench] [-s] perf|debug
+# Usage: tests/qemu-run.sh [-t SECONDS] [-T tests] [-B bench] [-s] perf|debug|kasan
 #   -t SECONDS  hard timeout for the whole boot (default $QEMU_TIMEOUT or 900)
 #   -T LIST     comma-separated guest tests (tests/guest/tests/NAME.sh)
 #   -B LIST     comma-separated guest benchmarks (tests/guest/bench/NAME.sh)
@@ -36,7 +36,7 @@ while getopts "t:T:B:s" o; do
 done
 shift $((OPTIND - 1))
 kind=${1:-}
-case "$kind" in perf|debug) ;; *) die "usage: $0 [-t S] [-T tests] [-B bench] [-s] perf|debug" ;; esac
+case "$kind" in perf|debug|kasan) ;; *) die "usage: $0 [-t S] [-T tests] [-B bench] [-s] perf|debug|kasan" ;; esac
 require_command qemu-system-x86_64 iperf3 python3
 OUT=$BUILD_DIR/out/$kind
 for f in bzImage initramfs.cpio; do
@@ -137,6 +137,13 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m "${QEMU_MEM:
 # QEMU_EXTRA: more QEMU arguments, e.g. "-trace mptsas_irq_intx -D trace.log" to debug.
 # shellcheck disable=SC2206
 qemu+=(${QEMU_EXTRA:-})
+# QEMU_TRACE: comma-separated QEMU trace events, logged to $RUN/qemu-trace.log with
+# host timestamps (Debian's QEMU traces to its log: -trace enable=EVENT with -D FILE).
+if [ -n "${QEMU_TRACE:-}" ]; then
+	for ev in ${QEMU_TRACE//,/ }; do qemu+=(-trace "enable=$ev"); done
+	qemu+=(-D "$RUN/qemu-trace.log" -msg timestamp=on)
+	rm -f "$RUN/qemu-trace.log"
+fi
 # NO_MPTSAS_DISK=1 leaves the HBA without its disk (harness self-test).
 if [ "${NO_MPTSAS_DISK:-0}" != 1 ]; then
 	qemu+=(-drive "if=none,id=d1,$(disk mptsas)"

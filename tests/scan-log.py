@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Judge a guest console log: fail on kernel warnings, oopses, lockdep and stall reports.
+"""Judge a guest console log: fail on kernel warnings, oopses, lockdep, KASAN and stall reports.
 
 Usage: scan-log.py CONSOLE_LOG
 
@@ -14,6 +14,11 @@ import sys
 # What a kernel prints when something went wrong (cf. rcutorture's console-badness.sh).
 BAD = [
     (r'WARNING: ', 'kernel warning'),
+    # KASAN (the debug kernel): "BUG: KASAN: use-after-free in ...", and the GPF
+    # decoration "KASAN: null-ptr-deref in range ..."; before the plain BUG line so the
+    # finding says what it is.
+    (r'BUG: KASAN: ', 'KASAN report'),
+    (r'KASAN: (null-ptr-deref|maybe wild-memory-access|wild-memory-access) in range', 'KASAN report'),
     (r'\bBUG: ', 'kernel BUG'),
     (r'\bOops\b', 'oops'),
     (r'Kernel panic', 'panic'),

@@ -3,8 +3,10 @@
 #
 # Host-side unit tests of the harness: the console scanner on sample logs (clean-*
 # must pass, bad-* must fail naming the report, empty-* must be rejected as not
-# booted), the KTAP parser on sample streams (NAME.ktap -> NAME.expect, NAME.rc), and
-# the syntax of the guest (busybox sh -n) and host (bash -n) shell scripts.
+# booted), the KTAP parser on sample streams (NAME.ktap -> NAME.expect, NAME.rc), the
+# QEMU IOAPIC trace judge on sample traces (trace/NAME.trace -> NAME.rc), the guest's
+# interrupt storm watch (spurious.sh), and the syntax of the guest (busybox sh -n) and
+# host (bash -n) shell scripts.
 #
 # Usage: tests/unit/run.sh     prints ok/not ok lines and "N passed, N failed"
 set -u
@@ -31,6 +33,8 @@ for log in "$here"/logs/*.log; do
 	rc=$?
 	case $name in
 	clean-*) [ $rc = 0 ] ;;
+	# a KASAN report must be named as one, not only as a BUG line
+	bad-kasan*) [ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^$log:[0-9]*: KASAN report$" ;;
 	bad-*) [ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^$log:[0-9]*: " ;;
 	empty-*) [ $rc = 2 ] ;;
 	esac
@@ -55,6 +59,33 @@ for k in "$here"/ktap/*.ktap; do
 		res 1 "ktap.$name"
 	fi
 done
+# QEMU IOAPIC trace judge: clean (0), a level-triggered storm (1), a dead trace (2).
+for t in "$here"/trace/*.trace; do
+	name=$(basename "$t" .trace)
+	# NAME.console: guest test times; NAME.during: the line naming the storm's test
+	con=$here/trace/$name.console
+	[ -f "$con" ] || con=
+	out=$(python3 "$top/tests/ioapic-storm.py" "$t" $con)
+	rc=$?
+	[ "$rc" = "$(cat "$here/trace/$name.rc")" ] &&
+		{ ! [ -f "$here/trace/$name.during" ] ||
+		  printf '%s\n' "$out" | grep -qxF "$(cat "$here/trace/$name.during")"; }
+	ok=$?
+	[ $ok = 0 ] || { echo "# ioapic-storm.py $name: rc=$rc"; printf '%s\n' "$out" | sed 's/^/# /'; }
+	res $ok "ioapic-storm.$name"
+done
+# The guest's interrupt storm watch, under busybox sh on a fake /proc/irq.
+bb=$(command -v busybox || echo /bin/busybox)
+out=$("$bb" sh "$here/spurious.sh" 2>&1)
+got=0
+while IFS= read -r line; do
+	case "$line" in
+	"ok "*) res 0 "${line#ok }"; got=$((got + 1)) ;;
+	"not ok "*) res 1 "${line#not ok }"; got=$((got + 1)) ;;
+	*) echo "$line" ;;
+	esac
+done <<<"$out"
+[ $got -gt 0 ] || res 1 spurious.ran
 # The report's rounds: paired with their own baseline, medians in the table.
 python3 "$here/report-rounds.py"
 res $? report.rounds
@@ -71,7 +102,6 @@ done
 
 # Syntax of the shell scripts: the guest's run under busybox sh, where a broken
 # tests/guest/lib.sh kills PID 1 before any test; the host's under bash.
-bb=$(command -v busybox || echo /bin/busybox)
 for f in "$top"/tests/guest/init "$top"/tests/guest/*.sh "$top"/tests/guest/*/*.sh; do
 	out=$("$bb" sh -n "$f" 2>&1)
 	ok=$?
