@@ -336,7 +336,8 @@ static __printf(2, 3) void irq_poll_warn(struct irq_poll *iop,
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	pr_err("irq_poll: %pS: %pV", iop->poll, &vaf);
+	pr_err("irq_poll: %s%s%pS: %pV", irq_poll_name(iop),
+	       iop->ext ? " " : "", iop->poll, &vaf);
 	va_end(args);
 }
 
