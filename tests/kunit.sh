@@ -3,9 +3,11 @@
 #
 # make kunit: the irq_poll KUnit suite alone, quickly, for library work.
 #
-# Usage: tests/kunit.sh [-o OVERLAY]
+# Usage: tests/kunit.sh [-o OVERLAY] [-f GLOB]
 #   -o OVERLAY   take the library's files from OVERLAY (a copy of lib-irqpoll/,
 #                e.g. with a mutation applied) instead of lib-irqpoll/
+#   -f GLOB      run only the cases matching GLOB (kunit.py's filter_glob,
+#                e.g. 'irq_poll.irq_poll_test_auto*')
 #
 # A worktree of the work repository ($BUILD_DIR/src/kunit) at the applied series gets
 # the library's current sources (lib/, include/ of lib-irqpoll/, so edits are tested
@@ -16,9 +18,11 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 overlay=$IRQP_TOP/lib-irqpoll
-while getopts o: opt; do
+filter=
+while getopts o:f: opt; do
 	case $opt in
 	o) overlay=$OPTARG ;;
+	f) filter=$OPTARG ;;
 	*) sed -n 's/^# Usage: /Usage: /p' "$0" >&2; exit 2 ;;
 	esac
 done
@@ -36,6 +40,7 @@ git -C "$KW" clean -fdqx
 	cp "$overlay/$f" "$KW/$f"
 done
 
+mkdir -p "$BUILD_DIR/out"
 info "kunit.py: building and running the irq_poll suite (log: $BUILD_DIR/out/kunit/test.log)"
 cd "$KW"
 exec python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
@@ -43,4 +48,4 @@ exec python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 	--kunitconfig="$IRQP_TOP/tests/kconfig/irq_poll.kunitconfig" \
 	--jobs="$JOBS" --timeout=900 \
 	--qemu_args="-smp 2 -accel tcg,thread=multi" \
-	--make_options CC="ccache gcc"
+	--make_options CC="ccache gcc" ${filter:+"$filter"}
