@@ -4,14 +4,18 @@
 # Development set of irq_poll_convert.cocci: convert drivers no test case
 # was written from, and check what a user would get.
 #
-# Usage: check-drivers.sh [-k] PATCHED_TREE [USERS_BUILD_DIR]
+# Usage: check-drivers.sh PATCHED_TREE [USERS_BUILD_DIR]
 #
 #   PATCHED_TREE     git work tree with the series applied ($BUILD_DIR/src/linux)
 #   USERS_BUILD_DIR  configured kernel build directory (make O=...) in which
 #                    the drivers' Kconfig symbols are enabled; default
 #                    $(dirname PATCHED_TREE)/../out/users, which "make check"
-#                    configures from tests/kconfig/users.config in stage 3
-#   -k               keep the scratch work tree
+#                    configures from tests/kconfig/users.config in stage 3.
+#                    Its .config is copied to a build directory of the scratch
+#                    tree, $(dirname PATCHED_TREE)/../out/cocci-devset, which
+#                    is prepared (olddefconfig, modules_prepare) when that
+#                    .config changed; the users directory itself is not
+#                    touched.
 #
 # For each driver of the table below: spatch runs on the file (and its
 # local headers) in a scratch worktree of PATCHED_TREE (HEAD, detached,
@@ -34,13 +38,12 @@
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-keep=0
-[ "${1:-}" = -k ] && { keep=1; shift; }
-tree=${1:?usage: check-drivers.sh [-k] PATCHED_TREE [USERS_BUILD_DIR]}
+tree=${1:?usage: check-drivers.sh PATCHED_TREE [USERS_BUILD_DIR]}
 tree=$(cd "$tree" && pwd)
 users=${2:-$(dirname "$tree")/../out/users}
 SPATCH=${SPATCH:-spatch}
 scratch=$(dirname "$tree")/cocci-devset
+obj_dir=$(dirname "$tree")/../out/cocci-devset
 
 # name|file|spatch arguments|Kconfig symbol|lock the handler holds ("" if none)
 # libahci's port structure is struct ata_port in include/linux/libata.h:
@@ -55,24 +58,48 @@ mptbase|drivers/message/fusion/mptbase.c|-D handler=mpt_interrupt|FUSION|'
 ok() { echo "ok - check-drivers/$1"; }
 nok() { echo "not ok - check-drivers/$1"; }
 
-git -C "$tree" worktree remove --force "$scratch" >/dev/null 2>&1
-rm -rf "$scratch"
-if ! git -C "$tree" worktree add --detach "$scratch" HEAD >/dev/null 2>&1; then
-	echo "# cannot add a worktree of $tree at $scratch"
-	nok worktree
-	exit 1
+# The scratch worktree is kept between runs (adding one costs minutes of
+# I/O on a kernel tree) and reset to the patched tree's HEAD.
+head=$(git -C "$tree" rev-parse HEAD)
+if [ -d "$scratch" ] && git -C "$scratch" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	git -C "$scratch" checkout -q --detach "$head" 2>/dev/null ||
+		git -C "$scratch" checkout -q -f --detach "$head"
+	git -C "$scratch" reset -q --hard "$head"
+else
+	git -C "$tree" worktree prune
+	rm -rf "$scratch"
+	if ! git -C "$tree" worktree add --detach "$scratch" "$head" >/dev/null 2>&1; then
+		echo "# cannot add a worktree of $tree at $scratch"
+		nok worktree
+		exit 1
+	fi
 fi
-cleanup() {
-	[ $keep = 1 ] || { git -C "$tree" worktree remove --force "$scratch" >/dev/null 2>&1; rm -rf "$scratch"; }
-}
-trap cleanup EXIT
 
+kmake() {
+	make -C "$scratch" O="$obj_dir" CC="${CC:-ccache gcc}" "$@"
+}
 have_users=0
-[ -f "$users/.config" ] && have_users=1
+if [ -f "$users/.config" ]; then
+	mkdir -p "$obj_dir"
+	if ! cmp -s "$users/.config" "$obj_dir/.config.users"; then
+		cp "$users/.config" "$obj_dir/.config"
+		if kmake olddefconfig >"$obj_dir/prepare.log" 2>&1 &&
+		   kmake -j"${JOBS:-2}" modules_prepare >>"$obj_dir/prepare.log" 2>&1; then
+			cp "$users/.config" "$obj_dir/.config.users"
+			have_users=1
+		else
+			tail -5 "$obj_dir/prepare.log" | sed 's/^/#   /'
+		fi
+	else
+		have_users=1
+	fi
+fi
 [ $have_users = 1 ] || echo "# no configured build directory $users: compile results fail"
 
 kbuild() {	# kbuild OBJ LOG: W=1 build of one object from the scratch tree
-	make -C "$scratch" O="$users" W=1 CC="${CC:-ccache gcc}" "$1" >"$2" 2>&1
+	# 3w-sas.c and mptbase.c have W=1 warnings of their own; CONFIG_WERROR
+	# would stop at them before the comparison
+	kmake W=1 KCFLAGS=-Wno-error "$1" >"$2" 2>&1
 }
 
 warnings() {	# the warning lines of a build log, without line numbers
@@ -83,7 +110,7 @@ while IFS='|' read -r name file args sym lock; do
 	[ -n "$name" ] || continue
 	dir=$(dirname "$file")
 	obj=${file%.c}.o
-	out=$scratch/.cocci-$name
+	out=$obj_dir/logs/$name
 	mkdir -p "$out"
 	git -C "$scratch" checkout -q -- .
 	# the series converts libahci and mptbase by hand: start from 6.1
@@ -143,14 +170,16 @@ while IFS='|' read -r name file args sym lock; do
 		nok "$name/static"
 	fi
 	# W=1 compile: no new warning
-	if [ $have_users = 0 ] || ! grep -qE "^CONFIG_$sym=[ym]" "$users/.config"; then
-		echo "# $name: CONFIG_$sym not enabled in $users"
+	if [ $have_users = 0 ] || ! grep -qE "^CONFIG_$sym=[ym]" "$obj_dir/.config"; then
+		echo "# $name: CONFIG_$sym not enabled in $obj_dir"
 		nok "$name/compile"
 		continue
 	fi
 	git -C "$scratch" stash -q
 	kbuild "$obj" "$out/before.log"
 	git -C "$scratch" stash pop -q
+	# the same file again: make must see it as changed
+	touch "$scratch/$file"
 	if kbuild "$obj" "$out/after.log"; then
 		warnings "$out/before.log" >"$out/w.before"
 		warnings "$out/after.log" >"$out/w.after"
