@@ -736,6 +736,7 @@ OPTS = {"member": "iop", "complete": []}
 SITES = []
 FORMA = []
 DEVM = []
+FREED = []
 
 
 def is_work(L):
@@ -892,6 +893,23 @@ p << forma.p;
 @@
 FORMA.append((p[0].file, int(p[0].line), int(p[0].column)))
 
+// Frees spatch matched; the others (in code spatch could not parse, e.g.
+// after a macro it does not know) are reported.
+@fr depends on hd@
+expression reg.D, E1, E2;
+position p;
+@@
+(
+free_irq@p(E1, D)
+|
+pci_free_irq@p(E1, E2, D)
+)
+
+@script:python@
+p << fr.p;
+@@
+FREED.append((p[0].file, int(p[0].line)))
+
 @script:python an@
 p << hd.p;
 h << virtual.handler;
@@ -920,6 +938,12 @@ else:
             warn(s[0], s[1], "request not of the form ret = request_irq(...): "
                  "call %s_irq_poll_init() before it and irq_poll_destroy() "
                  "if it fails" % h)
+    text_ = open(f).read()
+    for x in re.finditer(r"\b(pci_)?free_irq\s*\(", mask_code(text_)):
+        line = text_.count("\n", 0, x.start()) + 1
+        if (f, line) not in FREED:
+            warn(f, line, "free_irq() not matched (code spatch could not parse?): "
+                 "if it frees the handler, add irq_poll_destroy() after it")
     if not SITES:
         warn(f, int(p[0].line), "no request_irq() of %s() in this file: "
              "call %s_irq_poll_init() before the request" % (h, h))
