@@ -229,8 +229,17 @@ show_new()
 	done
 	shown=$(printf '%s\n' "$lines" | wc -l)
 }
+# Benchmarks log "irqp: bench: ..." on the console: show the latest every 30 s.
+lastp=
+tick=0
 while kill -0 "$qpid" 2>/dev/null; do
 	show_new
+	tick=$((tick + 1))
+	if [ -n "$bench" ] && [ $((tick % 15)) = 0 ]; then
+		p=$(grep -a 'irqp: bench: ' "$RUN/console.log" 2>/dev/null | tail -n 1 | tr -d '\r')
+		[ -n "$p" ] && [ "$p" != "$lastp" ] && printf '  guest: %s (elapsed %s)\n' "${p#*irqp: }" "$(elapsed)"
+		lastp=$p
+	fi
 	sleep 2
 done
 wait "$qpid"

@@ -67,6 +67,10 @@ one_mode()
 		echo $m >"$1/mode" || { echo "mode $2: ${1##*/} refused"; return 1; }
 }
 
+# progress on the console (tests/qemu-run.sh shows it): run k of n, elapsed
+n_all=$(( ROUNDS * $(echo $targets | wc -w) * $(echo $JOBS | wc -w) * $(echo $RUNS | wc -w) ))
+k_all=0
+t_all=$(date +%s)
 round=1
 while [ $round -le "$ROUNDS" ]; do
 	order=$RUNS
@@ -91,6 +95,8 @@ while [ $round -le "$ROUNDS" ]; do
 				seq=$((seq + 1))
 				set_run_mode "$t" "$run" || { rc=1; continue; }
 				name=$t-$job-$run-r$round
+				k_all=$((k_all + 1))
+				log "bench: disk run $k_all/$n_all $name ($(( $(date +%s) - t_all ))s)"
 				window_job "$name" \
 					"kind=disk dev=${t%-*} regime=${t##*-} job=$job mode=$run round=$round seq=$seq disk=$dev qd=$qd rate_iops=$rate" \
 					"disk $dev" "$irqs" "$insts" fio_job "/dev/$dev" "$qd" "$@" || rc=1

@@ -45,6 +45,7 @@ net_bench()
 		udp64) flag="-R -u -l 64 -b $UDP_RATE"; job=udp64-receive ;;
 		*) echo "unknown job $job"; return 1 ;;
 		esac
+		log "bench: net round $round/${BENCH_ROUNDS:-1} $mode $job"
 		window_job "net-$mode-$job-r$round" \
 			"kind=net dev=virtio-net regime=tap job=$job mode=$mode round=$round seq=$seq" \
 			"net $NET_IF $dir" "$irqs" "$insts" \
