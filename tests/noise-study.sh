@@ -14,12 +14,14 @@
 #   pin     -smp 2 with each vCPU thread pinned to its own host CPU (taskset)
 #   long    base with 3x longer windows
 #   icount  -smp 2, tcg,thread=single, -icount shift=auto,sleep=on
-# STUDY_SECONDS (2) and STUDY_ROUNDS (3) set the cost.  Output:
+# STUDY_SECONDS (3, as make run), STUDY_ROUNDS (3) and STUDY_JOBS (qd32 qd1) set the
+# cost.  Output:
 # $BUILD_DIR/study/study-results.txt (also printed) and a run directory per candidate.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-secs=${STUDY_SECONDS:-2}
+secs=${STUDY_SECONDS:-3}
+jobs=${STUDY_JOBS:-qd32 qd1}
 rounds=${STUDY_ROUNDS:-3}
 cands=${*:-base smp1 pin long icount}
 out=$BUILD_DIR/study
@@ -45,7 +47,7 @@ for c in $cands; do
 	rm -rf "$rd"
 	t0=$(date +%s)
 	env "${env[@]}" RUN_DIR="$rd" \
-		KERNEL_CMDLINE_EXTRA="irqp.secs=$s irqp.rounds=$rounds irqp.benchtimeout=1800" \
+		KERNEL_CMDLINE_EXTRA="irqp.secs=$s irqp.rounds=$rounds irqp.benchtimeout=1800 irqp.diskjobs=$(echo $jobs | tr ' ' ,)" \
 		"$IRQP_TOP/tests/qemu-run.sh" -t 2400 -B aa perf >"$out/$c.log" 2>&1 ||
 		{ tail -n 20 "$out/$c.log"; echo "candidate $c: boot failed" >"$rd.failed"; continue; }
 	echo "$(( $(date +%s) - t0 ))" >"$rd/wall_s"
@@ -59,7 +61,7 @@ out, cands = sys.argv[1], sys.argv[2:]
 metrics = [('iops', 'IOPS', 0.10), ('p50_us', 'p50', 0.10), ('irq_io', 'irq/IO', 0.05),
            ('cpu_us_io', 'CPU/IO', 0.05)]
 print('A/A spread per candidate: how far the 90% bootstrap interval of off2/off reaches '
-      'from 1.0 (largest over ahci-file and mptsas-intx-fast, QD32 and QD1), and the worst '
+      'from 1.0 (largest over ahci-file and mptsas-intx-fast and the jobs), and the worst '
       'of those over its target (+-10% IOPS/p50, +-5% irq/CPU); lower is quieter')
 print('%-8s %7s %s %9s' % ('setup', 'wall s', ' '.join('%16s' % t for _, t, _ in metrics), 'worst/tgt'))
 best = None
