@@ -14,6 +14,8 @@
 #   pin     -smp 2 with each vCPU thread pinned to its own host CPU (taskset)
 #   long    base with 3x longer windows
 #   icount  -smp 2, tcg,thread=single, -icount shift=auto,sleep=on
+# STUDY_BASE=RUN_DIR: take candidate "base" from that make run's A/A rows (same disks
+# and jobs) instead of booting it.
 # STUDY_SECONDS (3, as make run), STUDY_ROUNDS (3) and STUDY_JOBS (qd32 qd1) set the
 # cost.  Output:
 # $BUILD_DIR/study/study-results.txt (also printed) and a run directory per candidate.
@@ -35,7 +37,13 @@ for c in $cands; do
 	s=$secs
 	env=()
 	case $c in
-	base) ;;
+	base) if [ -n "${STUDY_BASE:-}" ]; then
+			rm -rf "$out/base"
+			mkdir -p "$out/base"
+			cp "$STUDY_BASE/results.csv" "$out/base/"
+			echo "make run $STUDY_BASE" >"$out/base/wall_s"
+			continue
+		fi ;;
 	smp1) env=(QEMU_SMP=1) ;;
 	pin) env=(QEMU_PIN=1) ;;
 	long) s=$((secs * 3)) ;;
@@ -55,14 +63,15 @@ for c in $cands; do
 done
 
 stage $((n + 2)) $((n + 2)) "spreads"
-python3 - "$out" $cands <<'PY' | tee "$out/study-results.txt"
+python3 - "$out" "$jobs" $cands <<'PY' | tee "$out/study-results.txt"
 import csv, os, sys
-out, cands = sys.argv[1], sys.argv[2:]
+out, jobs, cands = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
 metrics = [('iops', 'IOPS', 0.10), ('p50_us', 'p50', 0.10), ('irq_io', 'irq/IO', 0.05),
            ('cpu_us_io', 'CPU/IO', 0.05)]
 print('A/A spread per candidate: how far the 90% bootstrap interval of off2/off reaches '
       'from 1.0 (largest over ahci-file and mptsas-intx-fast and the jobs), and the worst '
       'of those over its target (+-10% IOPS/p50, +-5% irq/CPU); lower is quieter')
+print('jobs: %s' % ' '.join(jobs))
 print('%-8s %7s %s %9s' % ('setup', 'wall s', ' '.join('%16s' % t for _, t, _ in metrics), 'worst/tgt'))
 best = None
 for c in cands:
@@ -71,7 +80,8 @@ for c in cands:
     if not os.path.isfile(f):
         print('%-8s failed (see %s.log)' % (c, os.path.join(out, c)))
         continue
-    rows = [r for r in csv.DictReader(open(f)) if r['mode'] == 'off2']
+    rows = [r for r in csv.DictReader(open(f)) if r['mode'] == 'off2' and r['job'] in jobs and
+            (r['dev'], r['regime']) in (('ahci', 'file'), ('mptsas-intx', 'fast'))]
     cells, worst = [], 0.0
     for k, t, tgt in metrics:
         w = 0.0
@@ -81,7 +91,7 @@ for c in cands:
         cells.append('%15.1f%%' % (100 * w))
         worst = max(worst, w / tgt)
     wall = open(os.path.join(d, 'wall_s')).read().strip() if os.path.isfile(os.path.join(d, 'wall_s')) else '?'
-    print('%-8s %7s %s %9.2f' % (c, wall, ' '.join(cells), worst))
+    print('%-8s %7s %s %9.2f' % (c, wall.split()[0] if wall[0].isdigit() else '-', ' '.join(cells), worst))
     if best is None or worst < best[1]:
         best = (c, worst)
 if best:
