@@ -18,7 +18,8 @@ How to quote:
     the number and the sources the key.
   - README.md and other text shown as is: write the value followed by an HTML
     comment naming the key, `0.28x [0.25-0.31]`<!-- fig:KEY --> (backquotes
-    optional); the value must equal the key's.  A fenced block opened with
+    optional); the value must equal the key's.  A code span containing "fig:" is an
+    example of the syntax and is skipped.  A fenced block opened with
     ```results must consist of lines found verbatim in results/results.txt or
     results/summary.txt (blank lines and "..." excepted).
 check (default files: cover-letter.txt, */commits/*.txt, README.md) prints one line
@@ -32,6 +33,8 @@ import sys
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 PLACEHOLDER = re.compile(r'\{fig:([A-Za-z0-9_.+-]+)\}')
 INLINE = re.compile(r'`?([^`<>\n]*?)`?<!--\s*fig:([A-Za-z0-9_.+-]+)\s*-->')
+# A code span that contains "fig:" shows the syntax, it quotes nothing.
+EXAMPLE = re.compile(r'`[^`\n]*fig:[^`\n]*`')
 
 
 def results_dir():
@@ -53,11 +56,18 @@ def load():
 def expand(path):
     fpath, figs = load()
     text = open(path).read()
-    missing = [k for k in PLACEHOLDER.findall(text) if k not in figs]
+    missing = [k for k in PLACEHOLDER.findall(EXAMPLE.sub('', text)) if k not in figs]
     if missing:
         sys.stderr.write('%s: figure(s) not in %s: %s\n' % (path, fpath, ', '.join(missing)))
         return 1
-    sys.stdout.write(PLACEHOLDER.sub(lambda m: figs[m.group(1)], text))
+    # outside the code spans that show the syntax
+    out, pos = [], 0
+    for m in EXAMPLE.finditer(text):
+        out.append(PLACEHOLDER.sub(lambda p: figs[p.group(1)], text[pos:m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(PLACEHOLDER.sub(lambda p: figs[p.group(1)], text[pos:]))
+    sys.stdout.write(''.join(out))
     return 0
 
 
@@ -65,6 +75,7 @@ def check_file(path, figs, fpath, known_lines):
     bad = []
     text = open(path).read()
     for n, line in enumerate(text.split('\n'), 1):
+        line = EXAMPLE.sub('', line)
         for k in PLACEHOLDER.findall(line):
             if k not in figs:
                 bad.append('%s:%d: {fig:%s}: no such figure in %s' % (path, n, k, fpath))

@@ -31,6 +31,7 @@ t()
 printf 'auto: {fig:ahci.fast.qd32.auto.irq_io.ratio} interrupts per I/O.\n' >"$tmp/good.txt"
 printf 'ahci auto `0.36x [0.35-0.38]`<!-- fig:ahci.fast.qd32.auto.irq_io.ratio -->\n' >>"$tmp/good.txt"
 printf '```results\nahci         fast   qd32  off    500\n...\n```\n' >>"$tmp/good.txt"
+printf 'syntax: `{fig:KEY}` and `VALUE<!-- fig:KEY -->`\n' >>"$tmp/good.txt"
 python3 "$fig" check "$tmp/good.txt" >"$tmp/out" 2>&1
 t $? good-quotes
 [ "$(python3 "$fig" expand "$tmp/good.txt" | head -n 1)" = \
