@@ -18,14 +18,21 @@ JOBS=${DISK_JOBS:-qd32 qd1}
 RUNS=${BENCH_RUNS:-off on auto off2}
 ROUNDS=${BENCH_ROUNDS:-1}
 rc=0
+# fail WHAT: a failure, also on the console (seen while the run goes on)
+fail()
+{
+	echo "FAIL: $*"
+	log "bench: FAIL: $*"
+	rc=1
+}
 disks=$(bench_disks)
 echo "disks: $(echo "$disks" | tr '\n' ';')"
 targets=
 for t in "$@"; do
-	line=$(echo "$disks" | grep "^$t ") || { echo "FAIL: no disk for target $t"; rc=1; continue; }
+	line=$(echo "$disks" | grep "^$t ") || { fail "no disk for target $t (disks: $(echo $disks))"; continue; }
 	set -- $line
 	insts=$(disk_instances "$2" "$3")
-	[ -n "$insts" ] || { echo "FAIL: $t ($2): no irq_poll instance"; rc=1; continue; }
+	[ -n "$insts" ] || { fail "$t ($2): no irq_poll instance"; continue; }
 	irqs=$(pci_irqs "$3")
 	echo "$t: /dev/$2 at $3, irqs $irqs, instances $(echo $insts | sed 's|[^ ]*/||g')"
 	targets="$targets $t"
@@ -93,13 +100,14 @@ while [ $round -le "$ROUNDS" ]; do
 			seq=0
 			for run in $order; do
 				seq=$((seq + 1))
-				set_run_mode "$t" "$run" || { rc=1; continue; }
+				set_run_mode "$t" "$run" || { fail "$t: cannot set mode $run"; continue; }
 				name=$t-$job-$run-r$round
 				k_all=$((k_all + 1))
 				log "bench: disk run $k_all/$n_all $name ($(( $(date +%s) - t_all ))s)"
 				window_job "$name" \
 					"kind=disk dev=${t%-*} regime=${t##*-} job=$job mode=$run round=$round seq=$seq disk=$dev qd=$qd rate_iops=$rate" \
-					"disk $dev" "$irqs" "$insts" fio_job "/dev/$dev" "$qd" "$@" || rc=1
+					"disk $dev" "$irqs" "$insts" fio_job "/dev/$dev" "$qd" "$@" ||
+					fail "$name: fio rc=$? ($(head -c 200 /results/$name/err))"
 				if [ "$run" = off ] && [ "$job" = qd32 ] && [ $round = 1 ]; then
 					grep -m1 '"iops"' "/results/$name/out.json" | tr -dc '0-9.' >/tmp/rate.$t
 					echo "$t: rate jobs relative to $(cat /tmp/rate.$t) IOPS"
