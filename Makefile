@@ -6,7 +6,7 @@
 BUILD_DIR ?= $(HOME)/.cache/irq-poll
 JOBS ?= $(shell nproc)
 QEMU_TIMEOUT ?=
-BENCH_SECONDS ?= 3
+BENCH_SECONDS ?= 2
 V ?= 0
 export BUILD_DIR JOBS V BENCH_SECONDS
 ifneq ($(QEMU_TIMEOUT),)
