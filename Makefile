@@ -6,7 +6,7 @@
 BUILD_DIR ?= $(HOME)/.cache/irq-poll
 JOBS ?= $(shell nproc)
 QEMU_TIMEOUT ?=
-BENCH_SECONDS ?= 10
+BENCH_SECONDS ?= 2
 V ?= 0
 export BUILD_DIR JOBS V BENCH_SECONDS
 ifneq ($(QEMU_TIMEOUT),)
@@ -23,7 +23,7 @@ T = tests
 
 .DEFAULT_GOAL := help
 .PHONY: help run check deps tree patches check-patches apply kernel-perf kernel-debug \
-	initramfs-perf initramfs-debug boot shell unit-test cocci-test cross-check clean distclean
+	initramfs-perf initramfs-debug boot shell unit-test cocci-test cross-check results clean distclean
 
 help:
 	@echo 'irq-poll: completion polling library for linux-source-6.1'
@@ -31,6 +31,7 @@ help:
 	@echo 'Main:'
 	@echo '  run             - build the perf kernel, boot it, benchmark polling off/on'
 	@echo '  check           - every test; ends with "N passed, N failed"'
+	@echo '  results         - copy the last make run to results/ (quoted figures come from there)'
 	@echo ''
 	@echo 'Steps:'
 	@echo '  deps            - install missing Debian packages (apt-get, as root)'
@@ -93,6 +94,15 @@ cocci-test: apply
 
 cross-check: apply
 	$(Q)$(T)/cross-checks.sh
+
+# The figures quoted in the cover letter, commit messages and README (tests/figures.py).
+results:
+	$(Q)d=$$(readlink -f $(BUILD_DIR)/results/latest) && [ -f "$$d/figures.txt" ] || \
+		{ echo 'no make run results in $(BUILD_DIR)/results/latest' >&2; exit 1; }; \
+	mkdir -p results && rm -f results/* && \
+	cp "$$d"/results.txt "$$d"/summary.txt "$$d"/figures.txt "$$d"/results.csv \
+		"$$d"/results-rounds.csv "$$d"/run-info.txt "$$d"/*.png results/ && \
+	echo "results/: from $$d"
 
 clean:
 	rm -rf $(BUILD_DIR)/runs

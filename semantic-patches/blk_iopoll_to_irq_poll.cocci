@@ -4,19 +4,28 @@
 /// block layer"): struct blk_iopoll, blk_iopoll_fn, the blk_iopoll_*()
 /// functions and <linux/blk-iopoll.h> become their irq_poll equivalents.
 ///
-/// blk_iopoll_sched_prep() returned non-zero on success and callers
-/// checked the blk_iopoll_enabled global first; irq_poll_sched() does both
-/// tests itself, so "if (blk_iopoll_enabled && blk_iopoll_sched_prep(x))
-/// blk_iopoll_sched(x);" becomes "irq_poll_sched(x);".
-/// A 2009 instance started disabled and needed blk_iopoll_enable() after
-/// blk_iopoll_init(); irq_poll_init() returns an enabled instance and
-/// irq_poll_enable() must not be called on it, so that call is dropped.
-/// Kconfig "select BLK_IOPOLL" becomes "select IRQ_POLL"
-/// (irq_poll_kconfig.sh --migrate).
+/// Mainline blk_iopoll (2.6.32 to 4.4) scheduled an instance with
+/// "if (!blk_iopoll_sched_prep(x)) blk_iopoll_sched(x);": sched_prep
+/// returned 0 when it took the instance.  The first posting of the API,
+/// which this repository's seeds reproduce, returned non-zero instead:
+/// "if (blk_iopoll_sched_prep(x)) blk_iopoll_sched(x);".  Both forms,
+/// with or without a "blk_iopoll_enabled &&" test in front, become
+/// irq_poll_sched(x), which takes the instance itself.
+/// Before 4.1 drivers tested the blk_iopoll_enabled global; irq_poll has
+/// no global switch, so, as upstream did, "if (blk_iopoll_enabled) A
+/// else B" becomes A, "if (!blk_iopoll_enabled) A else B" becomes B,
+/// "blk_iopoll_enabled && C" becomes C, and the forms nest ("else if").
+/// A 2009 instance started disabled and needed blk_iopoll_enable() right
+/// after blk_iopoll_init(); irq_poll_init() returns an enabled instance
+/// and a second enable warns, so that call is dropped (a
+/// blk_iopoll_disable()/blk_iopoll_enable() pair elsewhere stays).
+/// "blk-iopoll" in the driver's strings becomes "irq_poll".  Kconfig
+/// "select BLK_IOPOLL" becomes "select IRQ_POLL" (irq_poll_kconfig.sh
+/// --migrate).  Converted code is left as it is.
 ///
-//# A blk_iopoll_enabled test with an else branch (the classic interrupt
-//# path) and other uses of blk_iopoll_enabled are left for a human: 6.1
-//# has no global switch.
+//# Other uses of blk_iopoll_sched_prep() (its value stored or returned)
+//# and of blk_iopoll_enabled (a module parameter, an assignment) are
+//# reported in both modes for a human: irq_poll has neither.
 //
 // Confidence: High
 // Copyright: (C) 2026 irq-poll developers
@@ -56,21 +65,109 @@ fn << r.fn;
 @@
 coccilib.report.print_report(p[0], "%s(): blk_iopoll became irq_poll in 4.5 (511cbce2ff8b), use -D patch" % fn)
 
+// blk_iopoll_enabled: fold the tests as upstream did.  The rules run
+// twice so that nested tests fold too.
+@en1 depends on patch@
+expression C;
+@@
+(
+- blk_iopoll_enabled && C
++ C
+|
+- C && blk_iopoll_enabled
++ C
+)
+
+// "else if (blk_iopoll_enabled)" first: the branch it keeps stays the
+// else branch.
+@en0 depends on patch@
+expression E;
+statement S0, S1, S2;
+@@
+(
+  if (E) S0
+- else if (!blk_iopoll_enabled) S1
+  else S2
+|
+  if (E) S0 else
+- if (blk_iopoll_enabled)
+  S1
+- else S2
+)
+
+@en2 depends on patch@
+statement S1, S2;
+statement list SL;
+@@
+(
+- if (blk_iopoll_enabled) { SL } else S2
++ SL
+|
+- if (blk_iopoll_enabled) S1 else S2
++ S1
+|
+- if (!blk_iopoll_enabled) S1 else { SL }
++ SL
+|
+- if (!blk_iopoll_enabled) S1 else S2
++ S2
+|
+- if (blk_iopoll_enabled) { SL }
++ SL
+|
+- if (blk_iopoll_enabled) S1
++ S1
+|
+- if (!blk_iopoll_enabled) S1
+)
+
+@en3 depends on patch@
+statement S1, S2;
+statement list SL;
+@@
+(
+- if (blk_iopoll_enabled) { SL } else S2
++ SL
+|
+- if (blk_iopoll_enabled) S1 else S2
++ S1
+|
+- if (!blk_iopoll_enabled) S1 else { SL }
++ SL
+|
+- if (!blk_iopoll_enabled) S1 else S2
++ S2
+|
+- if (blk_iopoll_enabled) { SL }
++ SL
+|
+- if (blk_iopoll_enabled) S1
++ S1
+|
+- if (!blk_iopoll_enabled) S1
+)
+
 @depends on patch@
 @@
 - #include <linux/blk-iopoll.h>
 + #include <linux/irq_poll.h>
 
+// Both sched_prep conventions: mainline's 0-on-success and the seeds'.
 @depends on patch@
 expression x;
 @@
 (
-- if (blk_iopoll_enabled && blk_iopoll_sched_prep(x)) {
+- if (!blk_iopoll_sched_prep(x)) {
 -	blk_iopoll_sched(x);
 - }
 + irq_poll_sched(x);
 |
 - if (blk_iopoll_sched_prep(x)) {
+-	blk_iopoll_sched(x);
+- }
++ irq_poll_sched(x);
+|
+- if (blk_iopoll_sched_prep(x) == 0) {
 -	blk_iopoll_sched(x);
 - }
 + irq_poll_sched(x);
@@ -116,3 +213,44 @@ typedef blk_iopoll_fn, irq_poll_fn;
 @@
 - blk_iopoll_fn
 + irq_poll_fn
+
+// "blk-iopoll" in messages and names.
+@str depends on patch@
+constant char[] c;
+position p;
+@@
+c@p
+
+@script:python strn@
+c << str.c;
+nc;
+@@
+if "blk-iopoll" in c:
+    coccinelle.nc = cocci.make_expr(c.replace("blk-iopoll", "irq_poll"))
+else:
+    cocci.include_match(False)
+
+@depends on patch@
+constant char[] str.c;
+expression strn.nc;
+position str.p;
+@@
+- c@p
++ nc
+
+// What is left needs a human.
+@left depends on patch@
+position p;
+@@
+(
+blk_iopoll_sched_prep@p(...)
+|
+blk_iopoll_enabled@p
+)
+
+@script:python@
+p << left.p;
+@@
+import sys
+sys.stderr.write("%s:%s: blk_iopoll_to_irq_poll: left for a human: irq_poll "
+                 "has no sched_prep and no global switch\n" % (p[0].file, p[0].line))

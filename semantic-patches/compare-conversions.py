@@ -104,58 +104,83 @@ DRIVERS = [
              [sel(func="ahci_port_poll", text=r"u32 status;"),
               sel(func="ahci_port_poll",
                   text=r"void __iomem \*port_mmio = ahci_port_base\(ap\);"),
+              sel(func="ahci_port_poll", text=r"unsigned long flags;"),
               sel(func="ahci_port_poll", text=r"int done = 0;")],
              [sel(func="ahci_port_poll")],
-             "status, port_mmio and the done counter are declared alike "
-             "(the conversion assigns status from PORT_IRQ_STAT)"),
+             "status, port_mmio, the lock flags and the done counter are "
+             "declared alike"),
+            ("poll function: the lock the handler held", "same", ("text",),
+             [sel(func="ahci_port_poll",
+                  text=r"spin_lock_irqsave\(ap->lock, flags\);"),
+              sel(func="ahci_port_poll",
+                  text=r"spin_unlock_irqrestore\(ap->lock, flags\);")],
+             [sel(func="ahci_port_poll")],
+             "ap->lock, which ahci_multi_irqs_intr_hard() takes around the "
+             "drain, with interrupts off in the poll"),
             ("poll function: work and budget count", "differs", ("text",),
              [sel(func="ahci_port_poll",
+                  text=r"status = readl\(port_mmio \+ PORT_IRQ_STAT\);"),
+              sel(func="ahci_port_poll",
                   text=r"ahci_handle_port_interrupt\(ap, port_mmio, "
                        r"status\);"),
               sel(func="ahci_port_poll", text=r"done\+\+;")],
              [sel(func="ahci_port_poll",
                   text=r"done = max\(ahci_qc_complete\(.*")],
-             "the script re-runs ahci_handle_port_interrupt() with an "
-             "uninitialised status and counts 1; the conversion acks "
+             "the script reads PORT_IRQ_STAT again (after the handler acked "
+             "it), re-runs ahci_handle_port_interrupt() and counts 1; the "
+             "conversion acks "
              "PORT_IRQ_STAT itself, completes with ahci_qc_complete() and "
              "counts the completed tags"),
             ("poll function: complete below budget", "same", ("text",),
              [sel(func="ahci_port_poll", text=r"if \(done < budget\)"),
-              sel(func="ahci_port_poll", text=r"irq_poll_complete\(iop\);"),
+              sel(func="ahci_port_poll",
+                  text=r"irq_poll_complete_done\(iop, done\);"),
               sel(func="ahci_port_poll", text=r"return done;")],
              [sel(func="ahci_port_poll")],
-             "the budget test, irq_poll_complete() and the return survive; "
-             "the conversion adds irq_poll_complete_done() for deferral"),
+             "the budget test, irq_poll_complete_done() and the return"),
             ("irq_poll_sched in the handler", "differs", ("text",),
              [sel(func="ahci_multi_irqs_intr_hard",
                   text=r"irq_poll_sched\(&ap->iop\);")],
              [sel(func="ahci_handle_port_interrupt",
-                  text=r"irq_poll_sched\(&pp->iop\);")],
+                  text=r"if \(pp->has_iop && irq_poll_handoff\(&pp->iop\)\)")],
              "the script schedules &ap->iop in the multi-MSI handler only; "
-             "the conversion schedules &pp->iop in "
+             "the conversion hands off &pp->iop in "
              "ahci_handle_port_interrupt() after error and AN handling, "
-             "for every handler, if ahci_port_polled()"),
+             "for every handler (switchable instance)"),
             ("irq_poll_init next to IRQ registration", "differs",
              ("text",),
-             [sel(func="ahci_host_activate_multi_irqs",
-                  text=r"irq_poll_init\(.*, ahci_port_poll\);",
-                  next=r"rc = devm_request_irq\(.*\);")],
+             [sel(func="", text=r"static int ahci_multi_irqs_intr_hard_"
+                                r"irq_poll_init\(struct ata_port \*ap\)"),
+              sel(func="ahci_multi_irqs_intr_hard_irq_poll_init"),
+              sel(func="ahci_host_activate_multi_irqs",
+                  text=r"rc = ahci_multi_irqs_intr_hard_irq_poll_init\(.*"),
+              sel(func="ahci_host_activate_multi_irqs", text=r"if \(!rc\)"),
+              sel(func="ahci_host_activate_multi_irqs",
+                  text=r"rc = devm_add_action_or_reset\(.*"),
+              sel(func="ahci_host_activate_multi_irqs",
+                  text=r"rc = devm_request_irq\(.*\);")],
              [sel(func="ahci_port_init_poll",
                   text=r"rc = irq_poll_init_named\(&pp->iop, &cfg, "
                        r"ahci_port_poll\);")],
-             "the script initialises right before devm_request_irq() of "
-             "the multi-MSI path; the conversion calls "
+             "the script's init function names the instance "
+             "<module>-<n> and runs right before devm_request_irq() of "
+             "the multi-MSI path, with a devres action that destroys it; "
+             "the conversion calls "
              "irq_poll_init_named() from ahci_port_start() (all IRQ modes, "
              "platform drivers too)"),
-            ("irq_poll_disable next to free_irq", "hand", ("text",),
-             [sel(text=r"irq_poll_(disable|destroy)\(.*")],
-             [sel(func="ahci_port_quiesce_poll",
+            ("irq_poll_destroy after the IRQ is freed", "differs", ("text",),
+             [sel(func="", text=r"static void ahci_multi_irqs_intr_hard_"
+                                r"irq_poll_destroy\(void \*iop\)"),
+              sel(func="ahci_multi_irqs_intr_hard_irq_poll_destroy",
+                  text=r"irq_poll_destroy\(iop\);")],
+             [sel(func="ahci_port_poll_off",
                   text=r"irq_poll_disable\(&pp->iop\);"),
               sel(func="ahci_port_stop",
                   text=r"irq_poll_destroy\(&pp->iop\);")],
-             "libahci has no free_irq() (devm) and no -D remove applies; "
-             "the conversion disables in ahci_port_quiesce_poll() and "
-             "destroys in ahci_port_stop()"),
+             "libahci has no free_irq() (devm): the script destroys in a "
+             "devres action registered before devm_request_irq(), so after "
+             "the IRQ is released; the conversion disables in "
+             "ahci_port_poll_off() and destroys in ahci_port_stop()"),
             ("Kconfig select IRQ_POLL", "equal", ("file", "func", "text"),
              [sel(file="Kconfig", text="select IRQ_POLL")],
              [sel(file="Kconfig", text="select IRQ_POLL")],
@@ -167,8 +192,7 @@ DRIVERS = [
         "name": "mptsas",
         "conv": "conversions/mptsas",
         "source": "drivers/message/fusion/mptbase.c",
-        "spatch": ["-D", "handler=mpt_interrupt", "-D",
-                   "devstruct=_MPT_ADAPTER"],
+        "spatch": ["-D", "handler=mpt_interrupt"],
         "rename": {"mpt_interrupt_poll": "mpt_irq_poll"},
         "pieces": [
             ("include", "same", ("text",),
@@ -219,50 +243,61 @@ DRIVERS = [
              [sel(func="mpt_irq_poll")],
              "the FIFO read, the dispatch of one reply frame and the count "
              "survive"),
-            ("poll function: complete below budget", "differs", ("text",),
-             [sel(func="mpt_irq_poll", text=r"irq_poll_complete\(iop\);")],
+            ("poll function: complete below budget", "same", ("text",),
              [sel(func="mpt_irq_poll",
                   text=r"irq_poll_complete_done\(iop, done\);")],
-             "irq_poll_complete() became irq_poll_complete_done(iop, "
-             "done), which can defer"),
+             [sel(func="mpt_irq_poll")],
+             "irq_poll_complete_done(iop, done), which can defer"),
             ("poll function: budget test and return", "same", ("text",),
              [sel(func="mpt_irq_poll", text=r"if \(done < budget\)"),
               sel(func="mpt_irq_poll", text=r"return done;")],
              [sel(func="mpt_irq_poll")],
              "the budget test and the return survive"),
-            ("irq_poll_sched in the handler", "same", ("text",),
+            ("irq_poll_sched in the handler", "differs", ("text",),
              [sel(func="mpt_interrupt", text=r"irq_poll_sched\(&ioc->iop\);")],
-             [sel(func="mpt_interrupt_sched",
-                  text=r"irq_poll_sched\(&ioc->iop\);")],
-             "same call; the conversion makes it in mpt_interrupt_sched(), "
-             "which mpt_interrupt() calls, after testing IntStatus instead "
-             "of popping a reply"),
+             [sel(func="mpt_interrupt",
+                  text=r"if \(irq_poll_handoff\(&ioc->iop\)\)")],
+             "the script schedules after the handler popped a reply (which "
+             "the poll then misses: a destructive read before the loop); "
+             "the conversion hands off before popping and tells a shared "
+             "line whether a reply is posted"),
             ("irq_poll_init next to IRQ registration", "differs",
              ("text",),
-             [sel(func="mpt_do_ioc_recovery",
-                  text=r"irq_poll_init\(&ioc->iop, 32, mpt_irq_poll\);",
-                  next=r"rc = request_irq\(.*\);")],
+             [sel(func="", text=r"static int mpt_interrupt_irq_poll_init"
+                                r"\(MPT_ADAPTER \*ioc\)"),
+              sel(func="mpt_interrupt_irq_poll_init"),
+              sel(func="mpt_do_ioc_recovery",
+                  text=r"rc = mpt_interrupt_irq_poll_init\(ioc\);"),
+              sel(func="mpt_do_ioc_recovery", text=r"if \(!?rc\)"),
+              sel(func="mpt_do_ioc_recovery", text=r"rc = request_irq\(.*\);"),
+              sel(func="mpt_do_ioc_recovery", prev=r"if \(rc\)",
+                  text=r"irq_poll_destroy\(&ioc->iop\);")],
              [sel(func="mpt_irq_poll_init",
                   text=r"r = irq_poll_init_named\(&ioc->iop, &cfg, "
                        r"mpt_irq_poll\);")],
              "the script initialises right before request_irq() in "
-             "mpt_do_ioc_recovery() (again at every recovery); the "
+             "mpt_do_ioc_recovery() (again at every recovery, destroying "
+             "if the request fails); the "
              "conversion calls irq_poll_init_named() once, from "
              "mpt_attach()"),
-            ("irq_poll_disable next to free_irq", "differs",
-             ("prev", "text"),
-             [sel(func="mpt_suspend", prev=r"free_irq\(.*\);",
-                  text=r"irq_poll_disable\(&ioc->iop\);"),
-              sel(func="mpt_do_ioc_recovery", prev=r"free_irq\(.*\);",
-                  text=r"irq_poll_disable\(&ioc->iop\);"),
-              sel(func="mpt_adapter_dispose", prev=r"free_irq\(.*\);",
-                  text=r"irq_poll_disable\(&ioc->iop\);")],
+            ("irq_poll_destroy after free_irq in dispose", "same",
+             ("func", "text"),
+             [sel(func="mpt_adapter_dispose", prev=r"free_irq\(.*\);",
+                  text=r"irq_poll_destroy\(&ioc->iop\);")],
              [sel(func="mpt_adapter_dispose",
                   text=r"irq_poll_destroy\(&ioc->iop\);")],
-             "the script disables right after each free_irq(); the "
-             "conversion destroys after the free_irq() of "
-             "mpt_adapter_dispose() and disables around resets, suspend "
-             "and detach instead"),
+             "the same call after the free_irq() of mpt_adapter_dispose()"),
+            ("irq_poll_destroy after the other free_irq calls", "differs",
+             ("func", "text"),
+             [sel(func="mpt_suspend", prev=r"free_irq\(.*\);",
+                  text=r"irq_poll_destroy\(&ioc->iop\);"),
+              sel(func="mpt_do_ioc_recovery", prev=r"free_irq\(.*\);",
+                  text=r"irq_poll_destroy\(&ioc->iop\);")],
+             [sel(func="mpt_suspend", text=r"irq_poll_disable\(&ioc->iop\);")],
+             "the script destroys after the free_irq() of suspend and of a "
+             "failed recovery (and initialises again at the next request); "
+             "the conversion keeps its one instance and disables it around "
+             "resets, suspend and detach"),
             ("Kconfig select IRQ_POLL", "equal", ("file", "func", "text"),
              [sel(file="Kconfig", text="select IRQ_POLL")],
              [sel(file="Kconfig", text="select IRQ_POLL")],

@@ -24,7 +24,13 @@
 #
 # With -t, coccicheck-report.sh runs "make coccicheck MODE=report" with each
 # script in PATCHED_TREE (the series applied) and compares the hits with
-# coccicheck-expected.txt; each script is one result (about 25 s).
+# coccicheck-expected.txt; each script is one result (about 25 s).  Then
+# check-drivers.sh converts the development set (3w-sas, 3w-9xxx,
+# altera_ps2, arc_ps2, libahci, mptbase) in a scratch worktree of
+# PATCHED_TREE and checks each result: the conversion, checkpatch (no
+# ERROR), the budget counter and lock of the poll function, and a W=1
+# build in $BUILD_DIR/out/users (configured by "make check" stage 3) with
+# no new warning.
 #
 # Prints "ok N name"/"not ok N name" and ends with "N passed, N failed".
 #
@@ -160,6 +166,8 @@ fold compare-conversions.py $? "$tmp/compare"
 if [ -n "$patched" ]; then
 	"$here/coccicheck-report.sh" "$patched" >"$tmp/coccicheck" 2>&1
 	fold coccicheck-report.sh $? "$tmp/coccicheck"
+	"$here/check-drivers.sh" "$patched" >"$tmp/devset" 2>&1
+	fold check-drivers.sh $? "$tmp/devset"
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

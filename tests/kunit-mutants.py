@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check that the irq_poll KUnit cases written for defects catch them.
 
-Usage: tests/kunit-mutants.py [-k NAME] [-l]
+Usage: tests/kunit-mutants.py [-k NAME] [-l] [--from NAME]
 
 Each mutant puts one defect back into lib/irq_poll.c (a literal replacement that
 must apply exactly once), builds and runs the suite with tests/kunit.sh, and
@@ -33,8 +33,7 @@ MUTANTS = [
      '''			return IRQ_POLL_REFUSED;''',
      ['irq_poll_test_resched_after_complete',
       'irq_poll_test_sched_during_poll',
-      'irq_poll_test_ops_latched_without_pending',
-      'irq_poll_test_level_line_quiesced']),
+      'irq_poll_test_ops_latched_without_pending']),
     ('lost-schedule-not-masked',
      'a lost schedule leaves the device unmasked (level line stays asserted)',
      '''		if (ops) {
@@ -43,7 +42,7 @@ MUTANTS = [
      '''		if (ops && !(old & IRQ_POLL_SCHED)) {
 			ops->mask(iop);
 			/* Pairs with smp_cond_load_acquire() in irq_poll_take_missed(). */''',
-     ['irq_poll_test_level_line_quiesced']),
+     ['irq_poll_test_ops_latched_without_pending']),
     ('inactive-during-last-poll',
      'irq_poll_active()/handoff() say "off" while the last poll still runs',
      '''	return !test_bit(IRQ_POLL_F_DISABLED, &iop->state);
@@ -186,7 +185,8 @@ def run(mutant):
             p = subprocess.run([os.path.join(TOP, 'tests', 'kunit.sh'), '-o', tmp,
                                 '-f', glob],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, timeout=1800)
+                               text=True, timeout=1800,
+                               env=dict(os.environ, KUNIT_TIMEOUT='300'))
             out = p.stdout
         except subprocess.TimeoutExpired:
             return True, 'hung (counts as caught)'
@@ -198,8 +198,12 @@ def run(mutant):
         shutil.rmtree(tmp)
     bad = failed_cases(log)
     missing = [c for c in expect if c not in bad]
-    if 'Totals' not in log:
-        return True, 'run did not finish (crash or timeout): caught'
+    if not re.search(r'^(not )?ok \d+ irq_poll$', log, re.M):
+        done = re.findall(r'^    (?:not )?ok \d+ (\S+)', log, re.M)
+        oops = re.search(r'^.*(BUG:|soft lockup|hung_task|Kernel panic).*$', log, re.M)
+        return True, 'run did not finish, caught: %s%s' % (
+            'hung after ' + done[-1] if done else 'hung in its first case',
+            '; console: ' + oops.group(0).strip() if oops else '')
     if missing:
         return False, 'not caught by ' + ', '.join(missing)
     return True, 'caught by ' + '; '.join(
@@ -210,8 +214,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('-k', default='')
     ap.add_argument('-l', action='store_true')
+    ap.add_argument('--from', dest='start', default='',
+                    help='start at the mutant named START')
     a = ap.parse_args()
     sel = [m for m in MUTANTS if a.k in m[0]]
+    if a.start:
+        names = [m[0] for m in sel]
+        sel = sel[names.index(a.start):]
     if a.l:
         for m in sel:
             print('%-26s %s' % (m[0], m[1]))

@@ -8,6 +8,7 @@
 #                e.g. with a mutation applied) instead of lib-irqpoll/
 #   -f GLOB      run only the cases matching GLOB (kunit.py's filter_glob,
 #                e.g. 'irq_poll.irq_poll_test_auto*')
+# KUNIT_TIMEOUT (seconds, default 900) bounds the QEMU run.
 #
 # A worktree of the work repository ($BUILD_DIR/src/kunit) at the applied series gets
 # the library's current sources (lib/, include/ of lib-irqpoll/, so edits are tested
@@ -46,6 +47,6 @@ cd "$KW"
 exec python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 	--build_dir="$BUILD_DIR/out/kunit" \
 	--kunitconfig="$IRQP_TOP/tests/kconfig/irq_poll.kunitconfig" \
-	--jobs="$JOBS" --timeout=900 \
+	--jobs="$JOBS" --timeout="${KUNIT_TIMEOUT:-900}" \
 	--qemu_args="-smp 2 -accel tcg,thread=multi" \
 	--make_options CC="ccache gcc" ${filter:+"$filter"}

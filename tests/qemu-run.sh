@@ -16,6 +16,16 @@
 # (NET=user); either way the guest reaches 10.0.2.2 and nothing else.  The run
 # directory (printed) keeps console.log (ttyS0), ktap.log (ttyS1), results/ (benchmark
 # data from ttyS2) and qemu-cmd, so any run can be replayed.
+# Benchmarks (-B) get a second disk per controller and a second HBA: each controller
+# has an image file ("file" regime) and a QEMU null-co disk of FAST_SECTORS 512-byte
+# sectors (1 GiB, told apart by that size) that completes after FAST_LATENCY_NS and
+# reads zeroes ("fast" regime: the device outruns the guest); the first mptsas1068
+# has no MSI capability (INTx), the second has one and mptbase is told to use it
+# (mptbase.mpt_msi_enable_sas=1), so both interrupt kinds are measured in one boot.
+# Knobs of the benchmark setup (tests/noise-study.sh compares them):
+#   QEMU_SMP (2) vCPUs; QEMU_ACCEL (tcg,thread=multi); QEMU_ICOUNT (empty, or -icount
+#   options such as shift=auto,sleep=on: forces tcg,thread=single); QEMU_PIN=1 pins
+#   vCPU N's thread to host CPU N (taskset) once QEMU runs.
 # Exit: 0 run completed (judge with tests/judge.sh), 1 QEMU or setup failure,
 # 2 timeout.
 set -eu
@@ -126,13 +136,38 @@ disk()
 	fi
 }
 
-qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m "${QEMU_MEM:-2G}"
-	-M pc -nodefaults -no-reboot -display none
+accel=${QEMU_ACCEL:-tcg,thread=multi}
+[ -n "${QEMU_ICOUNT:-}" ] && accel=tcg,thread=single
+[ -n "$bench" ] && append="$append mptbase.mpt_msi_enable_sas=1"
+qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -smp "${QEMU_SMP:-2}" -m "${QEMU_MEM:-2G}"
+	-M pc -nodefaults -no-reboot -display none -name "irqp-$$,debug-threads=on"
 	-kernel "$OUT/bzImage" -initrd "$OUT/initramfs.cpio" -append "$append"
 	-device ich9-ahci,id=ahci0
 	-drive "if=none,id=d0,$(disk ahci)"
-	-device ide-hd,drive=d0,bus=ahci0.0
-	-device mptsas1068,id=scsi0
+	-device ide-hd,drive=d0,bus=ahci0.0)
+[ -n "${QEMU_ICOUNT:-}" ] && qemu+=(-icount "$QEMU_ICOUNT")
+if [ -n "$bench" ]; then
+	FAST_LATENCY_NS=${FAST_LATENCY_NS:-20000}
+	FAST_SECTORS=${FAST_SECTORS:-2097152}
+	fast() # fast ID: a null-co disk node
+	{
+		echo "driver=null-co,node-name=$1,size=$((FAST_SECTORS * 512)),latency-ns=$FAST_LATENCY_NS,read-zeroes=on"
+	}
+	rm -f "$DISKS/mptsas-msi.img"
+	truncate -s 512M "$DISKS/mptsas-msi.img"
+	qemu+=(-blockdev "$(fast f0)" -device ide-hd,drive=f0,bus=ahci0.1
+		-device mptsas1068,id=scsi0,msi=off
+		-blockdev "$(fast f1)"
+		-device scsi-hd,drive=f1,bus=scsi0.0,channel=0,scsi-id=1,lun=0,wwn=0x5000c50015ea71ad
+		-device mptsas1068,id=scsi1,msi=on
+		-drive "if=none,id=d2,$(disk mptsas-msi)"
+		-device scsi-hd,drive=d2,bus=scsi1.0,channel=0,scsi-id=0,lun=0,wwn=0x5000c50015ea71ae
+		-blockdev "$(fast f2)"
+		-device scsi-hd,drive=f2,bus=scsi1.0,channel=0,scsi-id=1,lun=0,wwn=0x5000c50015ea71af)
+else
+	qemu+=(-device mptsas1068,id=scsi0)
+fi
+qemu+=(
 	-netdev "$netdev" -device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:56)
 # QEMU_EXTRA: more QEMU arguments, e.g. "-trace mptsas_irq_intx -D trace.log" to debug.
 # shellcheck disable=SC2206
@@ -167,6 +202,22 @@ info "booting the $kind kernel (timeout ${timeout_s}s); run dir $RUN"
 set +e
 "${inns[@]}" timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$RUN/qemu.out" 2>&1 &
 qpid=$!
+# QEMU_PIN=1: vCPU N's thread ("CPU N/TCG", named with debug-threads=on; this run's QEMU is "irqp-PID") to host CPU N.
+if [ "${QEMU_PIN:-0}" = 1 ]; then
+	(for _ in $(seq 100); do
+		sleep 0.2
+		for c in /proc/[0-9]*/task/*/comm; do
+			case $(cat "$c" 2>/dev/null) in
+			"CPU "*"/TCG")
+				n=$(cut -d' ' -f2 "$c" | cut -d/ -f1)
+				t=${c%/comm}
+				grep -qa "irqp-$$,debug-threads" "${c%/task/*}/cmdline" 2>/dev/null || continue
+				taskset -p -c "$((n % $(nproc)))" "${t##*/}" >>"$RUN/pin.log" 2>&1 ;;
+			esac
+		done
+		[ -s "$RUN/pin.log" ] && [ "$(grep -c 'new affinity' "$RUN/pin.log")" -ge "${QEMU_SMP:-2}" ] && break
+	done) &
+fi
 shown=0
 show_new()
 {
@@ -178,8 +229,17 @@ show_new()
 	done
 	shown=$(printf '%s\n' "$lines" | wc -l)
 }
+# Benchmarks log "irqp: bench: ..." on the console: show the latest every 30 s.
+lastp=
+tick=0
 while kill -0 "$qpid" 2>/dev/null; do
 	show_new
+	tick=$((tick + 1))
+	if [ -n "$bench" ] && [ $((tick % 15)) = 0 ]; then
+		p=$(grep -a 'irqp: bench: ' "$RUN/console.log" 2>/dev/null | tail -n 1 | tr -d '\r')
+		[ -n "$p" ] && [ "$p" != "$lastp" ] && printf '  guest: %s (elapsed %s)\n' "${p#*irqp: }" "$(elapsed)"
+		lastp=$p
+	fi
 	sleep 2
 done
 wait "$qpid"

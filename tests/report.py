@@ -1,34 +1,75 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn the guest's benchmark records into a table, a CSV file and PNG plots.
+"""Turn the guest's benchmark records into a table, a summary, CSV files and plots.
 
 Usage: report.py RUN_DIR
 
-Reads RUN_DIR/results/*/ (written by tests/guest/lib.sh measure()) and writes
-RUN_DIR/results.csv, RUN_DIR/results.txt (the table, also printed) and, with gnuplot,
-RUN_DIR/<kind>.png.  Every row carries its ratio to the baseline of the same device
-and job measured in the same boot (disk: mode "off"; network: "virtio_net").  Jobs run
-in several rounds (meta "round") are paired with their round's baseline and reported
-as medians; RUN_DIR/results-rounds.csv then keeps every round.  Under TCG absolute
-figures mean little; the ratios are the result.
+Reads RUN_DIR/results/*/ (written by window_job() in tests/guest/lib.sh: meta, the
+command's JSON, and "before"/"after" samples of /proc/interrupts, /proc/softirqs,
+/proc/stat, the work counter and the irq_poll instance counters at the two ends of
+the measured window) and writes into RUN_DIR:
+
+  results.txt     the table (also printed): medians over rounds, each ratio to the
+                  paired baseline with its 90% bootstrap interval, then the counters
+  summary.txt     run info, the A/A noise floor, the targets met or missed
+  figures.txt     every figure as "KEY = VALUE", the file quotes are checked against
+                  (tests/figures.py)
+  results.csv     one row per device, regime, job and mode (medians, ratios, intervals)
+  results-rounds.csv  every measured run
+  sweep-irq.png, sweep-p99.png, sweep-cpu.png, net.png  (gnuplot)
+
+Pairing: within a round and job, each run is compared with the baseline run
+("off"/"off2" for disks, "virtio_net"/"virtio_net2" for the network) nearest to it in
+the round's order (meta "seq"; a tie goes to the earlier one); "off2" is compared with
+"off": the A/A control.  A ratio is the geometric mean of its per-round ratios; its
+interval is the 5th-95th percentile of that statistic over 2000 bootstrap resamples of
+the rounds (fixed seed, so the same data give the same report); an interval that
+contains 1.0 prints as "n.s.".  Under TCG absolute figures mean little: the ratios are
+the result.
 """
 import csv
 import json
+import math
 import os
+import random
 import subprocess
 import sys
 
 USER_HZ = 100  # /proc/stat unit, fixed by the kernel ABI
-BASELINE = {'disk': 'off', 'net': 'virtio_net'}
+BASELINE = {'disk': ('off', 'off2'), 'net': ('virtio_net', 'virtio_net2')}
+SEED = 20261204
+BOOT_N = 2000
+LEVEL = 0.90
+
+# (key, title, format, shown in the main table)
+METRICS = {
+    'disk': [('iops', 'IOPS', '%.0f', 1), ('p50_us', 'p50 us', '%.0f', 1),
+             ('p99_us', 'p99 us', '%.0f', 1), ('irq_io', 'irq/IO', '%.3f', 1),
+             ('cpu_us_io', 'CPU us/IO', '%.1f', 1), ('dev_irq_io', 'dev irq/IO', '%.3f', 1),
+             ('p999_us', 'p99.9 us', '%.0f', 0)],
+    'net': [('gbit_s', 'Gbit/s', '%.3f', 1), ('irq_gb', 'irq/GB', '%.0f', 1),
+            ('cpu_ms_gb', 'CPU ms/GB', '%.0f', 1), ('dev_irq_gb', 'dev irq/GB', '%.0f', 1),
+            ('lost_pct', 'lost %', '%.2f', 0)],
+}
+# Counters per unit of work (I/O or GB), medians over rounds, shown below the table.
+COUNTERS = [('dev_irq', 'dev'), ('loc', 'LOC'), ('ipi', 'IPI'), ('sirq_irq_poll', 'IRQ_POLL'),
+            ('sirq_timer', 'TIMER'), ('sirq_hrtimer', 'HRTIMER'), ('hardirq_us', 'hirq us'),
+            ('softirq_us', 'sirq us'), ('sys_us', 'sys us'), ('user_us', 'user us'),
+            ('polls', 'polls'), ('deferrals', 'defers')]
+ORDER = ['ahci', 'mptsas-intx', 'mptsas-msi', 'virtio-net', 'file', 'fast', 'tap',
+         'qd32', 'qd16', 'qd8', 'qd4', 'qd2', 'qd1', 'r75', 'r50', 'r25',
+         'send', 'receive', 'udp64-receive',
+         'off', 'off2', 'virtio_net', 'virtio_net2', 'on', 'auto', 'defer', 'threaded',
+         'virtio_net-gro', 'virtio_net-defer', 'sample-on', 'sample-auto', 'sample-defer',
+         'sample-threaded']
+RANK = {n: i for i, n in enumerate(ORDER)}
 
 
-def cpu_ticks(path):
-    """user, system, irq, softirq ticks of a /proc/stat cpu line."""
-    f = open(path).read().split()
-    v = [int(x) for x in f[1:]]
-    # user nice system idle iowait irq softirq steal ...
-    return {'user': v[0] + v[1], 'sys': v[2] + v[5] + v[6]}
+def rank(name):
+    return (RANK.get(name, len(ORDER)), name)
 
+
+# --- reading the guest's records ---------------------------------------------------
 
 def read_kv(path):
     """key=value lines of a file."""
@@ -40,13 +81,117 @@ def read_kv(path):
     return kv
 
 
-def read_counters(d):
-    """Deltas of the irq_poll instance counters around a job, if recorded."""
-    b, a = os.path.join(d, 'poll.before'), os.path.join(d, 'poll.after')
-    if not (os.path.isfile(b) and os.path.isfile(a)):
-        return {}
-    b, a = read_kv(b), read_kv(a)
-    return {k: int(a[k]) - int(b[k]) for k in a if k in b}
+def parse_table(lines):
+    """/proc/interrupts or /proc/softirqs lines: {label: total over CPUs}."""
+    out = {}
+    if not lines:
+        return out
+    ncpu = len([t for t in lines[0].split() if t.startswith('CPU')])
+    for line in lines[1:]:
+        f = line.split()
+        if not f or not f[0].endswith(':'):
+            continue
+        n = 0
+        for t in f[1:1 + ncpu]:
+            if not t.isdigit():
+                break
+            n += int(t)
+        out[f[0][:-1]] = n
+    return out
+
+
+def parse_snap(path):
+    """A sample written by snap() in tests/guest/lib.sh."""
+    sec = {}
+    cur = None
+    for line in open(path):
+        line = line.rstrip('\n')
+        if line.startswith('== '):
+            cur = line[3:].strip()
+            sec[cur] = []
+        elif cur is not None:
+            sec[cur].append(line)
+    cpu = next(l.split() for l in sec['stat'] if l.startswith('cpu '))
+    v = [int(x) for x in cpu[1:]]
+    poll = {}
+    for line in sec.get('poll', []):
+        f = line.split()
+        if len(f) == 3:
+            poll[f[1]] = poll.get(f[1], 0) + int(f[2])
+    return {
+        'uptime': float(sec['uptime'][0].split()[0]),
+        'work': int(sec['work'][0]),
+        'irq': parse_table(sec['interrupts']),
+        'softirq': parse_table(sec['softirqs']),
+        # user nice system idle iowait irq softirq steal ...
+        'cpu': {'user': v[0] + v[1], 'sys': v[2], 'hardirq': v[5], 'softirq': v[6]},
+        'poll': poll,
+    }
+
+
+def fio_pct(out):
+    rd = out['jobs'][0]['read']
+    pct = rd['clat_ns'].get('percentile', {})
+    return {'p50_us': pct.get('50.000000', 0) / 1000.0, 'p99_us': pct.get('99.000000', 0) / 1000.0,
+            'p999_us': pct.get('99.900000', 0) / 1000.0}
+
+
+def read_record(d):
+    """One measured run: its meta and every metric over the window."""
+    meta = read_kv(os.path.join(d, 'meta'))
+    b = parse_snap(os.path.join(d, 'before'))
+    a = parse_snap(os.path.join(d, 'after'))
+    try:
+        out = json.load(open(os.path.join(d, 'out.json')))
+    except (ValueError, OSError) as e:
+        raise ValueError('no JSON result (%s); see %s/err' % (e, d))
+    dt = a['uptime'] - b['uptime']
+    work = a['work'] - b['work']
+    if dt <= 0 or work <= 0:
+        raise ValueError('no work in the window (%.2f s, %d)' % (dt, work))
+
+    def irq(label):
+        return a['irq'].get(label, 0) - b['irq'].get(label, 0)
+    row = dict(meta)
+    row['round'] = int(meta.get('round', 1))
+    row['seq'] = int(meta.get('seq', 0))
+    row['regime'] = meta.get('regime', '-')
+    row['window_s'] = dt
+    c = {}
+    c['dev_irq'] = sum(irq(i) for i in meta.get('irqs', '').split('+') if i)
+    c['loc'] = irq('LOC')
+    c['ipi'] = irq('CAL') + irq('RES') + irq('TLB')
+    c['irq'] = c['dev_irq'] + c['loc'] + c['ipi']
+    for s in ('IRQ_POLL', 'TIMER', 'HRTIMER', 'NET_RX', 'BLOCK'):
+        c['sirq_' + s.lower()] = a['softirq'].get(s, 0) - b['softirq'].get(s, 0)
+    for k in ('user', 'sys', 'hardirq', 'softirq'):
+        c[k + '_us'] = (a['cpu'][k] - b['cpu'][k]) * 1e6 / USER_HZ
+    c['cpu_us'] = sum(c[k + '_us'] for k in ('user', 'sys', 'hardirq', 'softirq'))
+    for k in a['poll']:
+        c[k] = a['poll'][k] - b['poll'].get(k, 0)
+    for k in ('polls', 'reaped', 'deferrals', 'empty_polls', 'parks', 'trials'):
+        c.setdefault(k, 0)
+    sp = os.path.join(d, 'spurious')
+    row['unhandled'] = int(read_kv(sp).get('unhandled', 0)) if os.path.isfile(sp) else 0
+    row['raw'] = c
+    row['reaped_poll'] = c['reaped'] / float(c['polls']) if c['polls'] else float('nan')
+    if meta['kind'] == 'disk':
+        unit = float(work)                      # I/Os
+        row['iops'] = work / dt
+        row.update(fio_pct(out))
+        row['irq_io'] = c['irq'] / unit
+        row['dev_irq_io'] = c['dev_irq'] / unit
+        row['cpu_us_io'] = c['cpu_us'] / unit
+    else:
+        unit = work / 1e9                       # GB through the interface
+        end = out.get('end', {})
+        row['lost_pct'] = end.get('sum', {}).get('lost_percent', 0.0) if 'sum_received' not in end else 0.0
+        row['gbit_s'] = work * 8 / dt / 1e9
+        row['irq_gb'] = c['irq'] / unit
+        row['dev_irq_gb'] = c['dev_irq'] / unit
+        row['cpu_ms_gb'] = c['cpu_us'] / 1000.0 / unit
+    row['per'] = {k: v / unit for k, v in c.items()}
+    return row
 
 
 def read_timer(d):
@@ -56,145 +201,7 @@ def read_timer(d):
     return meta, sorted(us)
 
 
-def read_record(d):
-    meta = read_kv(os.path.join(d, 'meta'))
-    try:
-        out = json.load(open(os.path.join(d, 'out.json')))
-    except (ValueError, OSError) as e:
-        raise ValueError('%s: no JSON result (%s); see %s/err' % (d, e, d))
-    irqs = int(open(os.path.join(d, 'irq.after')).read()) - \
-        int(open(os.path.join(d, 'irq.before')).read())
-    b, a = cpu_ticks(os.path.join(d, 'stat.before')), cpu_ticks(os.path.join(d, 'stat.after'))
-    sys_us = (a['sys'] - b['sys']) * 1e6 / USER_HZ
-    row = dict(meta)
-    row['irqs'] = irqs
-    row['counters'] = read_counters(d)
-    if meta['kind'] == 'disk':
-        rd = out['jobs'][0]['read']
-        ios = rd['total_ios']
-        row['ios'] = ios
-        pct = rd['clat_ns'].get('percentile', {})
-        row.update({
-            'iops': rd['iops'],
-            'p50_us': pct.get('50.000000', 0) / 1000.0,
-            'p99_us': pct.get('99.000000', 0) / 1000.0,
-            'p99.9_us': pct.get('99.900000', 0) / 1000.0,
-            'irq_per_io': irqs / ios if ios else float('nan'),
-            'sys_us_per_io': sys_us / ios if ios else float('nan'),
-        })
-    else:
-        end = out['end']
-        if 'sum_received' in end:       # TCP: what the receiver got
-            s = end['sum_received']
-            lost = 0.0
-        else:                           # UDP: one sum, with the receiver's losses
-            s = end['sum']
-            lost = s.get('lost_percent', 0.0)
-        gb = s['bytes'] * (1 - lost / 100.0) / 1e9
-        row.update({
-            'gbit_s': s['bits_per_second'] * (1 - lost / 100.0) / 1e9,
-            'lost_pct': lost,
-            'irq_per_gb': irqs / gb if gb else float('nan'),
-            'sys_ms_per_gb': sys_us / 1000.0 / gb if gb else float('nan'),
-        })
-    return row
-
-
-COLS = {
-    'disk': [('iops', 'IOPS', '%.0f'), ('p50_us', 'p50 us', '%.0f'), ('p99_us', 'p99 us', '%.0f'),
-             ('p99.9_us', 'p99.9 us', '%.0f'), ('irq_per_io', 'irq/IO', '%.3f'),
-             ('sys_us_per_io', 'sys us/IO', '%.1f')],
-    'net': [('gbit_s', 'Gbit/s', '%.3f'), ('irq_per_gb', 'irq/GB', '%.0f'),
-            ('sys_ms_per_gb', 'sys ms/GB', '%.0f'), ('lost_pct', 'lost %', '%.1f')],
-}
-
-
-def main(argv):
-    if len(argv) != 1:
-        sys.stderr.write(__doc__)
-        return 2
-    run = argv[0]
-    base = os.path.join(run, 'results')
-    rows = []
-    timers = []
-    errors = []
-    for name in sorted(os.listdir(base)) if os.path.isdir(base) else []:
-        d = os.path.join(base, name)
-        if not os.path.isfile(os.path.join(d, 'meta')):
-            continue
-        try:
-            if read_kv(os.path.join(d, 'meta')).get('kind') == 'timer':
-                timers.append(read_timer(d))
-            else:
-                rows.append(read_record(d))
-        except (ValueError, KeyError, IndexError, OSError) as e:
-            errors.append('%s: %s' % (d, e))
-    if not rows:
-        print('report: no benchmark results in %s' % base)
-        return 1
-    # device, then job, then mode; known names in their natural order first
-    order = {n: i for i, n in enumerate(['qd32', 'qd1', 'moderate', 'send', 'receive',
-                                         'udp64-receive', 'off', 'virtio_net',
-                                         'virtio_net-gro', 'virtio_net-defer', 'on',
-                                         'defer', 'threaded', 'sample-on', 'sample-defer',
-                                         'sample-threaded'])}
-    rows.sort(key=lambda r: (r['kind'], r['dev'], order.get(r['job'], 99), r['job'],
-                             order.get(r['mode'], 99), r['mode']))
-    # ratios to the same-boot baseline of the same device, job and round
-    for r in rows:
-        ref = [b for b in rows if b['kind'] == r['kind'] and b['dev'] == r['dev'] and
-               b['job'] == r['job'] and b.get('round') == r.get('round') and
-               b['mode'] == BASELINE[r['kind']]]
-        for key, _, _ in COLS[r['kind']]:
-            r[key + '_ratio'] = (r[key] / ref[0][key]) if ref and ref[0][key] else float('nan')
-    per_round = rows
-    rows = merge_rounds(rows)
-
-    lines = []
-    for kind in ('disk', 'net'):
-        kr = [r for r in rows if r['kind'] == kind]
-        if not kr:
-            continue
-        hdr = '%-10s %-16s %-14s' % ('device', 'mode', 'job')
-        for _, title, _ in COLS[kind]:
-            hdr += ' %18s' % title
-        lines += ['', hdr, '-' * len(hdr)]
-        for r in kr:
-            s = '%-10s %-16s %-14s' % (r['dev'], r['mode'], r['job'])
-            for key, _, fmt in COLS[kind]:
-                ratio = '' if key == 'lost_pct' else ' (%.2fx)' % r[key + '_ratio']
-                s += ' %18s' % ((fmt % r[key]) + ratio)
-            lines.append(s)
-    lines.append('')
-    lines.append('(ratios: to mode "%s" for disks, "%s" for the network, same boot)'
-                 % (BASELINE['disk'], BASELINE['net']))
-    lines += spread(rows)
-    lines += evidence(rows, timers)
-    text = '\n'.join(lines)
-    print(text)
-    open(os.path.join(run, 'results.txt'), 'w').write(text + '\n')
-
-    keys = ['kind', 'dev', 'mode', 'job', 'rounds', 'irqs']
-    for kind in ('disk', 'net'):
-        for key, _, _ in COLS[kind]:
-            keys += [key, key + '_ratio']
-    write_csv(os.path.join(run, 'results.csv'), keys, rows)
-    if any(r['rounds'] > 1 for r in rows):
-        keys[4] = 'round'
-        write_csv(os.path.join(run, 'results-rounds.csv'), keys, per_round)
-    plot(run, rows)
-    for e in errors:
-        print('report: ' + e)
-    return 1 if errors else 0
-
-
-def write_csv(path, keys, rows):
-    with open(path, 'w', newline='') as f:
-        w = csv.DictWriter(f, fieldnames=keys, extrasaction='ignore')
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
-
+# --- statistics ----------------------------------------------------------------------
 
 def median(v):
     v = sorted(v)
@@ -202,39 +209,145 @@ def median(v):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0
 
 
-def merge_rounds(rows):
-    """One row per device, mode and job: the median of its rounds, each metric and
-    each ratio (a ratio pairs a round with its own baseline).  Keeps the per-round
-    throughput and interrupt ratios for spread()."""
+def geomean(v):
+    if any(x <= 0 or x != x for x in v):
+        return float('nan')
+    return math.exp(sum(math.log(x) for x in v) / len(v))
+
+
+def bootstrap(xs, stat, seed=SEED, n=BOOT_N, level=LEVEL):
+    """Percentile interval of stat() over n resamples (with replacement) of xs; None
+    with fewer than two values.  Deterministic: a fresh generator per call."""
+    xs = [x for x in xs if x == x]
+    if len(xs) < 2:
+        return None
+    rng = random.Random(seed)
+    k = len(xs)
+    s = sorted(stat([xs[rng.randrange(k)] for _ in range(k)]) for _ in range(n))
+    tail = (1 - level) / 2
+    return s[int(math.floor(tail * n))], s[int(math.ceil((1 - tail) * n)) - 1]
+
+
+def pair(rows):
+    """Attach to each run its baseline run: the nearest (by seq) baseline run of the
+    same kind, device, regime, job and round; "off2" pairs with "off"."""
     groups = {}
     for r in rows:
-        groups.setdefault((r['kind'], r['dev'], r['mode'], r['job']), []).append(r)
-    out = []
+        groups.setdefault((r['kind'], r['dev'], r['regime'], r['job'], r['round']), []).append(r)
     for g in groups.values():
-        m = dict(g[0])
-        m['rounds'] = len(g)
-        m['irqs'] = median([r['irqs'] for r in g])
-        for key, _, _ in COLS[m['kind']]:
-            for k in (key, key + '_ratio'):
-                m[k] = median([r[k] for r in g])
-        m['round_ratios'] = [(r[COLS[m['kind']][0][0] + '_ratio'], r[COLS[m['kind']][1][0] +
-                              '_ratio']) for r in sorted(g, key=lambda r: int(r.get('round', 0)))]
+        a, b = BASELINE[g[0]['kind']]
+        bases = [r for r in g if r['mode'] in (a, b)]
+        for r in g:
+            if r['mode'] == a:
+                r['ref'] = None
+            elif r['mode'] == b:
+                r['ref'] = next((x for x in g if x['mode'] == a), None)
+            else:
+                r['ref'] = min(bases, key=lambda x: (abs(x['seq'] - r['seq']), x['seq'])) \
+                    if bases else None
+
+
+def ratio_of(r, key):
+    ref = r.get('ref')
+    if not ref or not ref.get(key) or r.get(key) is None:
+        return float('nan')
+    return r[key] / ref[key]
+
+
+def merge(rows):
+    """One row per kind, device, regime, job and mode: median values over rounds,
+    geometric-mean ratios with bootstrap intervals."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r['kind'], r['dev'], r['regime'], r['job'], r['mode']), []).append(r)
+    out = []
+    for (kind, dev, regime, job, mode), g in groups.items():
+        g.sort(key=lambda r: r['round'])
+        m = {'kind': kind, 'dev': dev, 'regime': regime, 'job': job, 'mode': mode,
+             'rounds': len(g), 'is_base': mode == BASELINE[kind][0]}
+        for key, _, _, _ in METRICS[kind]:
+            vals = [r.get(key, float('nan')) for r in g]
+            m[key] = median(vals)
+            m[key + '_ci'] = bootstrap(vals, median)
+            if not m['is_base']:
+                rat = [ratio_of(r, key) for r in g]
+                m[key + '_rounds'] = rat
+                m[key + '_ratio'] = geomean(rat)
+                m[key + '_ratio_ci'] = bootstrap(rat, geomean)
+        for k in set(k for r in g for k in r['per']):
+            m['per_' + k] = median([r['per'].get(k, 0) for r in g])
+        m['unhandled'] = median([r['unhandled'] for r in g])
+        m['reaped_poll'] = median([r['reaped_poll'] for r in g])
+        m['window_s'] = median([r['window_s'] for r in g])
         out.append(m)
+    out.sort(key=lambda m: (m['kind'], rank(m['dev']), rank(m['regime']), rank(m['job']),
+                            rank(m['mode'])))
     return out
 
 
-def spread(rows):
-    """How far the rounds behind each median row lie apart."""
-    kr = [r for r in rows if r['rounds'] > 1 and r['mode'] != BASELINE[r['kind']]]
-    if not kr:
-        return []
-    n = max(r['rounds'] for r in kr)
-    c0, c1 = COLS[kr[0]['kind']][0][1], COLS[kr[0]['kind']][1][1]
-    out = ['', 'medians of %d rounds; each round\'s ratios (%s, %s) to its own baseline:'
-           % (n, c0, c1)]
-    for r in kr:
-        out.append('%-10s %-16s %-14s %s' % (r['dev'], r['mode'], r['job'], '  '.join(
-            '%.2fx %.2fx' % p for p in r['round_ratios'])))
+def significant(ci):
+    return ci is not None and not (ci[0] <= 1.0 <= ci[1])
+
+
+def fmt_ratio(m, key, always=False):
+    """"0.85x [0.80-0.90]"; "n.s." when the interval contains 1 (unless always)."""
+    r, ci = m.get(key + '_ratio'), m.get(key + '_ratio_ci')
+    if r is None:
+        return ''
+    if r != r:
+        return 'n/a'
+    if ci is None:
+        return '%.2fx (1 round)' % r
+    if not always and not significant(ci):
+        return 'n.s.'
+    return '%.2fx [%.2f-%.2f]' % (r, ci[0], ci[1])
+
+
+def cell(m, key, fmt):
+    v = fmt % m[key] if m[key] == m[key] else 'n/a'
+    return v if m['is_base'] else '%s %s' % (v, fmt_ratio(m, key))
+
+
+# --- output ----------------------------------------------------------------------------
+
+def table(merged):
+    lines = []
+    for kind, unit in (('disk', 'I/O'), ('net', 'GB')):
+        kr = [m for m in merged if m['kind'] == kind]
+        if not kr:
+            continue
+        cols = [c for c in METRICS[kind] if c[3]]
+        w = [max([len(t)] + [len(cell(m, k, f)) for m in kr]) for k, t, f, _ in cols]
+        hdr = '%-12s %-6s %-14s %-16s' % ('device', 'regime', 'job', 'mode') + ''.join(
+            '  %-*s' % (wi, t) for wi, (_, t, _, _) in zip(w, cols))
+        lines += ['', hdr, '-' * len(hdr)]
+        for m in kr:
+            lines.append('%-12s %-6s %-14s %-16s' % (m['dev'], m['regime'], m['job'], m['mode']) +
+                         ''.join('  %-*s' % (wi, cell(m, k, f)) for wi, (k, _, f, _) in zip(w, cols)))
+        a, b = BASELINE[kind]
+        lines.append('(medians of %d round(s); ratio: geometric mean of the per-round ratios to '
+                     'the nearest "%s" run, [90%% bootstrap interval]; n.s.: the interval '
+                     'contains 1; %s: "%s" measured again, the A/A control; irq: device + LOC + '
+                     'CAL/RES/TLB interrupts; CPU: user + system + hardirq + softirq time, per %s)'
+                     % (max(m['rounds'] for m in kr), a, b, a, unit))
+        lines += counters(kr, kind, unit)
+    return lines
+
+
+def counters(kr, kind, unit):
+    """Why the figures are what they are: every counter per unit of work."""
+    hdr = '%-12s %-6s %-14s %-16s' % ('device', 'regime', 'job', 'mode') + ''.join(
+        ' %9s' % t for _, t in COUNTERS) + ' %9s %9s' % ('reap/poll', 'unhandled')
+    out = ['', 'counters per %s over the window (medians): interrupts (dev, LOC, IPI = CAL+RES+TLB), '
+           'softirqs raised, CPU split, irq_poll polls and deferrals' % unit, hdr, '-' * len(hdr)]
+    for m in kr:
+        s = '%-12s %-6s %-14s %-16s' % (m['dev'], m['regime'], m['job'], m['mode'])
+        for k, _ in COUNTERS:
+            v = m.get('per_' + k, 0)
+            s += ' %9s' % (('%.3f' % v) if abs(v) < 100 else ('%.0f' % v))
+        rp = m['reaped_poll']
+        s += ' %9s %9.0f' % ('%.2f' % rp if rp == rp else '-', m['unhandled'])
+        out.append(s)
     return out
 
 
@@ -243,21 +356,8 @@ def pct(v, p):
     return v[min(len(v) - 1, max(0, int(round(p / 100.0 * len(v))) - 1))]
 
 
-def evidence(rows, timers):
-    """Why the interrupt figures are what they are: the instances' own counters per
-    disk job, and how late the deferral timer fired."""
+def timer_lines(timers):
     out = []
-    kr = [r for r in rows if r['kind'] == 'disk' and r['counters'].get('polls')]
-    if kr:
-        hdr = '%-10s %-12s %-10s %12s %12s %12s %12s' % (
-            'device', 'mode', 'job', 'polls/IO', 'reaped/poll', 'empty/poll', 'deferred/IO')
-        out += ['', 'irq_poll counters during each disk job:', hdr, '-' * len(hdr)]
-        for r in kr:
-            c, ios = r['counters'], float(r['ios'] or 1)
-            polls = float(c['polls'])
-            out.append('%-10s %-12s %-10s %12.3f %12.2f %12.2f %12.3f' % (
-                r['dev'], r['mode'], r['job'], polls / ios, c['reaped'] / polls,
-                c['empty_polls'] / polls, c['deferrals'] / ios))
     for meta, us in timers:
         if not us:
             out.append('%s: deferral timer: no samples' % meta['dev'])
@@ -269,39 +369,287 @@ def evidence(rows, timers):
     return out
 
 
-def plot(run, rows):
-    """One PNG per kind: each metric's ratio to baseline, grouped by device/job."""
-    for kind in ('disk', 'net'):
-        kr = [r for r in rows if r['kind'] == kind]
-        if not kr:
-            continue
-        dat = os.path.join(run, '%s.dat' % kind)
-        metrics = [k for k, _, _ in COLS[kind] if k != 'lost_pct']
-        with open(dat, 'w') as f:
-            f.write('label ' + ' '.join(metrics) + '\n')
-            for r in kr:
-                f.write('%s/%s/%s ' % (r['dev'], r['job'], r['mode']) +
-                        ' '.join('%.4f' % r[m + '_ratio'] for m in metrics) + '\n')
-        titles = [t for k, t, _ in COLS[kind] if k != 'lost_pct']
-        script = [
-            'set terminal png size 1200,600',
-            "set output '%s'" % os.path.join(run, '%s.png' % kind),
-            "set title '%s: ratio to %s, same boot (TCG; log scale, 1 = no change)'"
-            % (kind, BASELINE[kind]),
-            'set logscale y', 'set yrange [0.01:100]', 'set arrow from graph 0, first 1 '
-            'to graph 1, first 1 nohead dt 2',
-            'set style data histograms', 'set style histogram clustered gap 1',
-            'set style fill solid 0.8 border -1', 'set key outside right top',
-            'set xtics rotate by -30', 'set grid y',
-            'plot ' + ', '.join("'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, t)
-                                for i, t in enumerate(titles)),
-        ]
+def fig_key(m, key):
+    return '%s.%s.%s.%s.%s' % (m['dev'], m['regime'], m['job'], m['mode'], key)
+
+
+def figures(merged):
+    """Every figure as KEY = VALUE: KEY.value (median) and KEY.ratio (with interval)."""
+    out = []
+    for m in merged:
+        for key, _, fmt, _ in METRICS[m['kind']]:
+            out.append('%s = %s' % (fig_key(m, key), fmt % m[key] if m[key] == m[key] else 'n/a'))
+            if not m['is_base']:
+                out.append('%s.ratio = %s' % (fig_key(m, key), fmt_ratio(m, key, always=True)))
+    return out
+
+
+# Targets of issue 15, judged on the ratios (A/A: on the whole interval).
+def targets(merged):
+    """Each target: (MET, MISSED or NOT RUN, description, the rows that miss)."""
+    res = []
+    disk = [m for m in merged if m['kind'] == 'disk']
+    net = [m for m in merged if m['kind'] == 'net']
+
+    def check(desc, rows, conds, use_ci=False):
+        bad, det = [], []
+        for m in rows:
+            for key, lo, hi in conds:
+                r = m.get(key + '_ratio')
+                ci = m.get(key + '_ratio_ci')
+                if r is None:
+                    continue
+                vals = (ci if (use_ci and ci) else (r, r))
+                ok = r == r and vals[0] >= lo and vals[1] <= hi
+                txt = '%s %s %s %s' % (m['dev'], m['regime'], m['job'], m['mode']) + \
+                    ' %s %s' % (key, fmt_ratio(m, key, always=True))
+                if not ok:
+                    bad.append(txt)
+        res.append((('MET' if not bad else 'MISSED') if rows else 'NOT RUN', desc, bad))
+    aa = [m for m in disk if m['mode'] == BASELINE['disk'][1]]
+    check('A/A noise floor (disk): 90% interval of off2/off within +-5% for irq/IO and CPU/IO',
+          aa, [('irq_io', 0.95, 1.05), ('cpu_us_io', 0.95, 1.05)], use_ci=True)
+    check('A/A noise floor (disk): 90% interval of off2/off within +-10% for IOPS and p50',
+          aa, [('iops', 0.90, 1.10), ('p50_us', 0.90, 1.10)], use_ci=True)
+    au = [m for m in disk if m['mode'] == 'auto']
+    check('auto never worse than off: IOPS >= 0.97x, p50/p99/CPU <= 1.05x, irq/IO <= 1.0x',
+          au, [('iops', 0.97, 1e9), ('p50_us', 0, 1.05), ('p99_us', 0, 1.05),
+               ('cpu_us_io', 0, 1.05), ('irq_io', 0, 1.0)])
+    q = [m for m in au if m['dev'].startswith('mptsas') and m['regime'] == 'fast' and m['job'] == 'qd32']
+    check('mptsas fast QD32 auto: irq/IO <= 0.3x and CPU/IO <= 0.85x of off',
+          q, [('irq_io', 0, 0.3), ('cpu_us_io', 0, 0.85)])
+    naa = [m for m in net if m['mode'] == BASELINE['net'][1]]
+    check('A/A noise floor (network): 90% interval of virtio_net2/virtio_net within +-10% '
+          'for Gbit/s, +-5% for irq/GB', naa, [('gbit_s', 0.9, 1.1), ('irq_gb', 0.95, 1.05)],
+          use_ci=True)
+    check('network sample-on: throughput >= 0.95x, irq/GB <= 1.0x of virtio_net',
+          [m for m in net if m['mode'] == 'sample-on'], [('gbit_s', 0.95, 1e9), ('irq_gb', 0, 1.0)])
+    check('network sample-auto: irq/GB <= 0.5x of virtio_net',
+          [m for m in net if m['mode'] == 'sample-auto'], [('irq_gb', 0, 0.5)])
+    return res
+
+
+def summary(run, merged, timers):
+    out = ['make run summary (tests/report.py); the figures are in figures.txt', '']
+    info = os.path.join(run, 'run-info.txt')
+    if os.path.isfile(info):
+        out += open(info).read().rstrip('\n').split('\n') + ['']
+    aa = [m for m in merged if m['mode'] in (BASELINE['disk'][1], BASELINE['net'][1])]
+    if aa:
+        out.append('A/A noise floor: ratio of the second baseline run to the first, '
+                   '[90% bootstrap interval]:')
+        for m in aa:
+            keys = [k for k, _, _, s in METRICS[m['kind']] if s]
+            out.append('  %-12s %-5s %-8s ' % (m['dev'], m['regime'], m['job']) + '  '.join(
+                '%s %s' % (t, fmt_ratio(m, k, always=True)) for k, t, _, s in METRICS[m['kind']] if s))
+        out.append('')
+    out.append('targets:')
+    for verdict, desc, bad in targets(merged):
+        out.append('  %-7s %s' % (verdict, desc))
+        for b in bad[:12]:
+            out.append('            %s' % b)
+        if len(bad) > 12:
+            out.append('            ... and %d more' % (len(bad) - 12))
+    out.append('')
+    key = [m for m in merged if m['mode'] in ('on', 'auto', 'sample-on', 'sample-auto') and
+           m['job'] in ('qd32', 'qd1', 'send', 'receive')]
+    if key:
+        out.append('key rows (ratio to the paired baseline, [90% interval]):')
+        for m in key:
+            keys = [k for k, _, _, s in METRICS[m['kind']] if s]
+            out.append('  %-12s %-5s %-8s %-12s ' % (m['dev'], m['regime'], m['job'], m['mode']) +
+                       '  '.join('%s %s' % (t, fmt_ratio(m, k, always=True))
+                                 for k, t, _, s in METRICS[m['kind']] if s))
+    out += timer_lines(timers)
+    return out
+
+
+def write_csv(path, rows, keys):
+    with open(path, 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=keys, extrasaction='ignore')
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def csv_rows(merged):
+    out = []
+    for m in merged:
+        r = {k: m[k] for k in ('kind', 'dev', 'regime', 'job', 'mode', 'rounds')}
+        for key, _, _, _ in METRICS[m['kind']]:
+            r[key] = m[key]
+            ci = m.get(key + '_ci')
+            r[key + '_lo'], r[key + '_hi'] = ci if ci else ('', '')
+            if not m['is_base']:
+                r[key + '_ratio'] = m[key + '_ratio']
+                ci = m.get(key + '_ratio_ci')
+                r[key + '_ratio_lo'], r[key + '_ratio_hi'] = ci if ci else ('', '')
+        for k in m:
+            if k.startswith('per_'):
+                r[k] = m[k]
+        r['reaped_poll'] = m['reaped_poll']
+        r['unhandled'] = m['unhandled']
+        out.append(r)
+    return out
+
+
+def plot(run, merged):
+    """Load-sweep plots: one panel per device and regime, one line per mode (the A/A
+    control left out), x = IOPS, y = the metric, bars = 90% interval of the median
+    over rounds.  Network: Gbit/s against interrupts per GB."""
+    pdir = os.path.join(run, 'plot')
+    os.makedirs(pdir, exist_ok=True)
+    made = []
+    disk = [m for m in merged if m['kind'] == 'disk' and m['mode'] != BASELINE['disk'][1]]
+    panels = sorted(set((m['dev'], m['regime']) for m in disk), key=lambda p: (rank(p[1]), rank(p[0])))
+    modes = sorted(set(m['mode'] for m in disk), key=rank)
+    for name, key, title, log in (('sweep-irq', 'irq_io', 'interrupts per I/O (device + LOC + IPI)', 1),
+                                  ('sweep-p99', 'p99_us', 'p99 completion latency (us)', 1),
+                                  ('sweep-cpu', 'cpu_us_io', 'guest CPU us per I/O', 0)):
+        if not panels:
+            break
+        ncol = min(3, len(panels))
+        nrow = (len(panels) + ncol - 1) // ncol
+        size = (max(1000, 460 * ncol), 380 * nrow + 50)
+        s = [('set terminal pngcairo size %d,%d font ",9"' if has_cairo() else
+              'set terminal png size %d,%d') % size, 'set termoption noenhanced',
+             'set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05',
+             "set output '%s'" % os.path.join(run, name + '.png'),
+             'set multiplot layout %d,%d title "%s against IOPS, one line per mode '
+             '(median over rounds, bars: 90%% interval)"' % (nrow, ncol, title),
+             'set grid', 'set key top left', 'set xlabel "IOPS"', 'set ylabel "%s"' % title.split(' (')[0]]
+        if log:
+            s.append('set logscale y')
+        for dev, regime in panels:
+            s.append('set title "%s, %s"' % (dev, regime))
+            plots = []
+            for i, mode in enumerate(modes):
+                pts = sorted([m for m in disk if m['dev'] == dev and m['regime'] == regime and
+                              m['mode'] == mode], key=lambda m: m['iops'])
+                if not pts:
+                    continue
+                dat = os.path.join(pdir, '%s-%s-%s-%s.dat' % (name, dev, regime, mode))
+                with open(dat, 'w') as f:
+                    f.write('# iops %s lo hi job\n' % key)
+                    for m in pts:
+                        ci = m.get(key + '_ci') or (m[key], m[key])
+                        f.write('%.1f %.6g %.6g %.6g %s\n' % (m['iops'], m[key], ci[0], ci[1], m['job']))
+                plots.append("'%s' using 1:2:3:4 with yerrorlines lw 2 pt 7 lc %d title '%s'"
+                             % (dat, i + 1, mode))
+            s.append('plot ' + ', '.join(plots))
+        s.append('unset multiplot')
+        if gnuplot(s):
+            made.append(name + '.png')
+    net = [m for m in merged if m['kind'] == 'net' and m['mode'] != BASELINE['net'][1]]
+    if net:
+        jobs = sorted(set(m['job'] for m in net), key=rank)
+        s = [('set terminal pngcairo size %d,440 font ",9"' if has_cairo() else
+              'set terminal png size %d,440') % max(1000, 480 * len(jobs)),
+             'set termoption noenhanced',
+             'set offsets graph 0.1, graph 0.1, graph 0.1, graph 0.1',
+             "set output '%s'" % os.path.join(run, 'net.png'),
+             'set multiplot layout 1,%d title "virtio-net: throughput against interrupts per GB '
+             '(median over rounds, bars: 90%% interval)"' % len(jobs),
+             'set grid', 'set key outside bottom center horizontal', 'set xlabel "Gbit/s"',
+             'set ylabel "interrupts per GB (device + LOC + IPI)"', 'set logscale y']
+        nmodes = sorted(set(m['mode'] for m in net), key=rank)
+        for job in jobs:
+            s.append('set title "%s"' % job)
+            plots = []
+            for i, mode in enumerate(nmodes):
+                pts = [m for m in net if m['job'] == job and m['mode'] == mode]
+                if not pts:
+                    continue
+                m = pts[0]
+                dat = os.path.join(pdir, 'net-%s-%s.dat' % (job, mode))
+                gc = m.get('gbit_s_ci') or (m['gbit_s'],) * 2
+                ic = m.get('irq_gb_ci') or (m['irq_gb'],) * 2
+                with open(dat, 'w') as f:
+                    f.write('%.4f %.1f %.4f %.4f %.1f %.1f\n' % (m['gbit_s'], m['irq_gb'], gc[0],
+                                                                gc[1], ic[0], ic[1]))
+                plots.append("'%s' using 1:2:3:4:5:6 with xyerrorbars pt 7 ps 1.5 lw 2 lc %d "
+                             "title '%s'" % (dat, i + 1, mode))
+            s.append('plot ' + ', '.join(plots))
+        s.append('unset multiplot')
+        if gnuplot(s):
+            made.append('net.png')
+    return made
+
+
+_CAIRO = None
+
+
+def has_cairo():
+    global _CAIRO
+    if _CAIRO is None:
         try:
-            subprocess.run(['gnuplot'], input='\n'.join(script), text=True, check=True,
-                           capture_output=True)
-            print('plot: %s' % os.path.join(run, '%s.png' % kind))
-        except (OSError, subprocess.CalledProcessError) as e:
-            print('plot: gnuplot failed for %s: %s' % (kind, e))
+            p = subprocess.run(['gnuplot', '-e', 'set terminal pngcairo'], capture_output=True,
+                               text=True)
+            _CAIRO = p.returncode == 0 and 'unknown' not in p.stderr
+        except OSError:
+            _CAIRO = False
+    return _CAIRO
+
+
+def gnuplot(script):
+    try:
+        subprocess.run(['gnuplot'], input='\n'.join(script) + '\n', text=True, check=True,
+                       capture_output=True)
+        return True
+    except (OSError, subprocess.CalledProcessError) as e:
+        print('plot: gnuplot failed: %s %s' % (e, getattr(e, 'stderr', '')))
+        return False
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.stderr.write(__doc__)
+        return 2
+    run = argv[0]
+    base = os.path.join(run, 'results')
+    rows, timers, errors = [], [], []
+    for name in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+        d = os.path.join(base, name)
+        if not os.path.isfile(os.path.join(d, 'meta')):
+            continue
+        try:
+            if read_kv(os.path.join(d, 'meta')).get('kind') == 'timer':
+                timers.append(read_timer(d))
+            else:
+                rows.append(read_record(d))
+        except (ValueError, KeyError, IndexError, OSError, StopIteration) as e:
+            errors.append('%s: %s' % (d, e))
+    if not rows:
+        print('report: no benchmark results in %s' % base)
+        for e in errors:
+            print('report: ' + e)
+        return 1
+    pair(rows)
+    merged = merge(rows)
+    lines = table(merged)
+    lines += [''] + timer_lines(timers)
+    text = '\n'.join(lines)
+    print(text)
+    open(os.path.join(run, 'results.txt'), 'w').write(text + '\n')
+    summ = summary(run, merged, timers)
+    open(os.path.join(run, 'summary.txt'), 'w').write('\n'.join(summ) + '\n')
+    print('\n'.join(summ[summ.index('targets:'):]))
+    open(os.path.join(run, 'figures.txt'), 'w').write(
+        '# KEY = VALUE; quoted as {fig:KEY} (tests/figures.py)\n' + '\n'.join(figures(merged)) + '\n')
+    cr = csv_rows(merged)
+    keys = []
+    for r in cr:
+        keys += [k for k in r if k not in keys]
+    write_csv(os.path.join(run, 'results.csv'), cr, keys)
+    rk = ['kind', 'dev', 'regime', 'job', 'mode', 'round', 'seq', 'window_s']
+    for kind in ('disk', 'net'):
+        rk += [k for k, _, _, _ in METRICS[kind]]
+    write_csv(os.path.join(run, 'results-rounds.csv'), rows, rk)
+    for p in plot(run, merged):
+        print('plot: %s' % os.path.join(run, p))
+    for e in errors:
+        print('report: ' + e)
+    return 1 if errors else 0
 
 
 if __name__ == '__main__':

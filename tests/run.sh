@@ -5,21 +5,44 @@
 # every interrupt mode, print the comparison; CSV and PNG plots land next to the table.
 #
 # Usage: tests/run.sh      (BENCH_SECONDS, BENCH_ROUNDS, BENCH=ahci,mptsas,net,
-#                          NET_MODES, NET_JOBS override the defaults)
+#                          DISK_JOBS, NET_MODES, NET_JOBS override the defaults;
+#                          QEMU_SMP, QEMU_PIN, QEMU_ICOUNT, FAST_LATENCY_NS the setup)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 # Refuse bad settings before anything is built or booted.
 rounds=${BENCH_ROUNDS:-3}
-for v in "BENCH_SECONDS=${BENCH_SECONDS:-10}" "BENCH_ROUNDS=$rounds"; do
+secs=${BENCH_SECONDS:-2}
+bench=${BENCH-ahci,mptsas,net}
+diskjobs=${DISK_JOBS-qd32 qd1}
+for v in "BENCH_SECONDS=$secs" "BENCH_ROUNDS=$rounds" "QEMU_SMP=${QEMU_SMP:-2}"; do
 	case "${v#*=}" in
 	'' | *[!0-9]* | 0*) die "${v%%=*} must be a positive whole number, not '${v#*=}'" ;;
 	esac
 done
+known=$(cd "$IRQP_TOP/tests/guest/bench" && ls *.sh | sed 's/\.sh$//' | grep -vx disk | tr '\n' ' ')
+[ -n "$bench" ] || die "BENCH is empty (known: $known)"
+for b in ${bench//,/ }; do
+	case " $known " in
+	*" $b "*) ;;
+	*) die "BENCH: unknown benchmark '$b' (known: $known)" ;;
+	esac
+done
+[ -n "$diskjobs" ] || die "DISK_JOBS is empty"
+seen_qd32=0
+for j in $diskjobs; do
+	case "$j" in
+	qd32) seen_qd32=1 ;;
+	qd[1-9] | qd[1-9][0-9] | qd[1-9][0-9][0-9]) ;;
+	r[1-9] | r[1-9][0-9])
+		[ $seen_qd32 = 1 ] || die "DISK_JOBS: '$j' needs qd32 before it (rates are percentages of off's QD32 IOPS)" ;;
+	*) die "DISK_JOBS: unknown job '$j' (qdN: iodepth N, 1-999; rP: P% of off's QD32 IOPS, 1-99)" ;;
+	esac
+done
 for m in ${NET_MODES:-}; do
 	case "$m" in
-	virtio_net | virtio_net-gro | virtio_net-defer | sample-on | sample-defer | sample-threaded) ;;
-	*) die "NET_MODES: unknown mode '$m' (virtio_net virtio_net-gro virtio_net-defer sample-on sample-defer sample-threaded)" ;;
+	virtio_net | virtio_net2 | virtio_net-gro | virtio_net-defer | sample-on | sample-auto | sample-defer | sample-threaded) ;;
+	*) die "NET_MODES: unknown mode '$m' (virtio_net virtio_net2 virtio_net-gro virtio_net-defer sample-on sample-auto sample-defer sample-threaded)" ;;
 	esac
 done
 for j in ${NET_JOBS:-}; do
@@ -29,6 +52,9 @@ for j in ${NET_JOBS:-}; do
 	esac
 done
 
+# tests/unit/run.sh: only the checks above
+[ "${IRQP_VALIDATE_ONLY:-0}" = 1 ] && exit 0
+
 STAGES=5
 stage 1 $STAGES "apply the patch series to the work tree"
 "$IRQP_TOP/tests/series.sh" check || echo "WARNING: patches/ is stale; building the committed series (run 'make patches')" >&2
@@ -37,13 +63,15 @@ stage 2 $STAGES "perf kernel (no lock debugging)"
 "$IRQP_TOP/tests/build-kernel.sh" perf
 stage 3 $STAGES "initramfs"
 "$IRQP_TOP/tests/mkinitramfs.sh" perf
-stage 4 $STAGES "boot and benchmark (${BENCH:-ahci,mptsas,net}, ${BENCH_SECONDS:-10}s per job, network ${rounds} rounds)"
+nb=$(echo "${bench//,/ }" | wc -w)
+stage 4 $STAGES "boot and benchmark ($bench: ${secs}s windows, $rounds rounds, disk jobs $diskjobs)"
 export RUN_DIR=$BUILD_DIR/runs/run-$(date +%Y%m%d-%H%M%S)
-extra="irqp.secs=${BENCH_SECONDS:-10} irqp.rounds=$rounds"
+btimeout=$((600 + 400 * (secs + 5) * rounds))
+extra="irqp.secs=$secs irqp.rounds=$rounds irqp.diskjobs=$(echo $diskjobs | tr ' ' ,) irqp.benchtimeout=$btimeout"
 [ -n "${NET_MODES:-}" ] && extra="$extra irqp.netmodes=$(echo $NET_MODES | tr ' ' ,)"
 [ -n "${NET_JOBS:-}" ] && extra="$extra irqp.netjobs=$(echo $NET_JOBS | tr ' ' ,)"
 KERNEL_CMDLINE_EXTRA="$extra ${KERNEL_CMDLINE_EXTRA:-}" \
-	"$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-$((1200 + 90 * ${BENCH_SECONDS:-10} * rounds))}" -B "${BENCH:-ahci,mptsas,net}" perf ||
+	"$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-$((600 + nb * btimeout))}" -B "$bench" perf ||
 	die "benchmark boot failed" "$RUN_DIR/console.log"
 python3 "$IRQP_TOP/tests/ktap.py" "$RUN_DIR/ktap.log" >/dev/null ||
 	{ grep -E '^(# |not ok)' "$RUN_DIR/ktap.log" | tail -n 30 >&2; die "a benchmark failed in the guest" "$RUN_DIR/ktap.log"; }
@@ -55,10 +83,12 @@ stage 5 $STAGES "report"
 	echo "kernel: $(make -s -C "$WORKTREE" O="$BUILD_DIR/out/perf" kernelrelease 2>/dev/null)"
 	echo "series: $(git -C "$WORKTREE" log --oneline pristine..HEAD | wc -l) patches, $(cat "$SRC_DIR/applied")"
 	echo "config: $(sha256sum "$BUILD_DIR/out/perf/.config" | cut -c1-16)"
-	echo "vcpus: 2 (TCG, -cpu max), host cores: $(nproc)"
+	echo "setup: ${QEMU_SMP:-2} vCPUs, ${QEMU_ICOUNT:+icount $QEMU_ICOUNT, }accel ${QEMU_ACCEL:-tcg,thread=multi}${QEMU_PIN:+, pinned}, host cores: $(nproc); BENCH=$bench, ${secs}s windows, $rounds rounds, disk jobs: $diskjobs, fast regime: null-co latency ${FAST_LATENCY_NS:-20000} ns"
+	echo "elapsed at report: $(elapsed)"
 	echo "qemu: $(cat "$RUN_DIR/qemu-cmd")"
 } >"$RUN_DIR/run-info.txt"
-python3 "$IRQP_TOP/tests/report.py" "$RUN_DIR"
-echo "results: $RUN_DIR/results.txt, $RUN_DIR/results.csv, $RUN_DIR/*.png"
 mkdir -p "$BUILD_DIR/results"
 ln -sfn "$RUN_DIR" "$BUILD_DIR/results/latest"
+python3 "$IRQP_TOP/tests/report.py" "$RUN_DIR" || die "the report found broken records" "$RUN_DIR/results"
+echo "results: $RUN_DIR/{results.txt,summary.txt,figures.txt,results.csv,*.png} ($(elapsed))"
+echo "         'make results' copies them to results/ for a commit (quoted figures: tests/figures.py)"

@@ -58,7 +58,9 @@ commit_step()
 	grep -q '^Signed-off-by:' "$msg" &&
 		die "$msg: no Signed-off-by in message files, gen adds it"
 	tree=$(git_w write-tree)
-	parent=$({ cat "$msg"; printf '\nSigned-off-by: %s\n' "$ident"; } |
+	# {fig:KEY} quotes become the figure of results/figures.txt (tests/figures.py)
+	python3 "$IRQP_TOP/tests/figures.py" expand "$msg" >/dev/null || die "$msg: unknown figure"
+	parent=$({ python3 "$IRQP_TOP/tests/figures.py" expand "$msg"; printf '\nSigned-off-by: %s\n' "$ident"; } |
 		git_w commit-tree "$tree" -p "$parent")
 	nsteps=$((nsteps + 1))
 }
@@ -121,7 +123,8 @@ gen()
 	unset GIT_INDEX_FILE
 
 	git_w update-ref "refs/heads/$GEN_BRANCH" "$parent"
-	git_w config "branch.$GEN_BRANCH.description" "$(cat "$COVER")"
+	python3 "$IRQP_TOP/tests/figures.py" expand "$COVER" >/dev/null || die "$COVER: unknown figure"
+	git_w config "branch.$GEN_BRANCH.description" "$(python3 "$IRQP_TOP/tests/figures.py" expand "$COVER")"
 	rm -rf "$tmp/out"
 	# core.abbrev fixed: git otherwise scales abbreviations with the object count,
 	# and a fresh work repository would write other index lines.

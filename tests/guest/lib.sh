@@ -112,20 +112,31 @@ spur_watch()
 	SPUR_PID=$!
 }
 
-# spur_stop: stop watching; print the figures, fail on a storm.
-spur_stop()
+# spur_halt: stop the sampler; sets SPUR_UNHANDLED (its total) and SPUR_ALL (the
+# lines' interrupts since spur_watch).
+spur_halt()
 {
-	local i n=0 acc pc pu total
+	local i acc pc pu
 	kill "$SPUR_PID" 2>/dev/null
 	wait "$SPUR_PID" 2>/dev/null
 	SPUR_PID=
+	SPUR_UNHANDLED=0
 	for i in $SPUR_IRQS; do
 		spur_step "$i"
 		read -r acc pc pu <"/tmp/spur.$i"
-		n=$((n + acc))
+		SPUR_UNHANDLED=$((SPUR_UNHANDLED + acc))
 		rm -f "/tmp/spur.$i"
 	done
-	total=$(($(irq_count "$SPUR_IRQS") - SPUR_TOTAL))
+	SPUR_ALL=$(($(irq_count "$SPUR_IRQS") - SPUR_TOTAL))
+}
+
+# spur_stop: stop watching; print the figures, fail on a storm.
+spur_stop()
+{
+	local n total
+	spur_halt
+	n=$SPUR_UNHANDLED
+	total=$SPUR_ALL
 	echo "irq $SPUR_IRQS ($SPUR_WHAT): $n unhandled of $total interrupts" \
 		"(/proc/irq/N/spurious, limit $SPUR_MAX_PCT%)"
 	if [ $((n * 100)) -gt $((total * SPUR_MAX_PCT)) ]; then
@@ -322,43 +333,141 @@ fio_verify()
 }
 
 # --- benchmarks -----------------------------------------------------------------
-# Each measurement is a directory /results/NAME with: meta (key=value lines),
-# out.json (fio or iperf3 JSON), irq.before/irq.after (interrupt count on the device's
-# own lines) and stat.before/stat.after (/proc/stat "cpu" line).  The host computes
-# ratios (tests/report.py); the guest only records.
+# Each measurement is a directory /results/NAME with: meta (key=value lines), out.json
+# (fio or iperf3 JSON), before and after (snap(): every counter the report uses, read
+# at the two ends of the measured window) and spurious (unhandled interrupts on the
+# device's lines during the window).  The host computes everything (tests/report.py);
+# the guest only records.
 BENCH_SECONDS=${BENCH_SECONDS:-10}
+# Seconds between the first unit of work (an I/O completed, a byte moved) and the
+# start of the window: fio's ramp_time (0.5 s) and a margin, so no ramp is inside.
+BENCH_RAMP=${BENCH_RAMP:-0.7}
+POLL_COUNTERS="scheduled polls reaped budget_exhausted empty_polls missed rearm_races deferrals parks trials"
 
-# measure NAME "IRQS" "META" CMD...: run CMD with its output in out.json.
-measure()
+# work_count SPEC: the work done so far.  SPEC is "disk sdX" (reads completed,
+# /sys/block/sdX/stat field 1) or "net IF rx|tx" (bytes, interface statistics).
+work_count()
 {
-	local name=$1 irqs=$2 meta=$3 d
-	shift 3
+	local v rest
+	set -- $1
+	case $1 in
+	disk) read -r v rest <"/sys/block/$2/stat" ;;
+	net) read -r v <"/sys/class/net/$2/statistics/$3_bytes" ;;
+	esac
+	echo "${v:-0}"
+}
+
+# snap FILE WORK "INSTANCES": one sample of the counters, in sections "== name".
+# Builtin reads where possible: every fork costs milliseconds under TCG.
+snap()
+{
+	local i c v
+	{
+		echo "== uptime"
+		cat /proc/uptime
+		echo "== work"
+		work_count "$2"
+		echo "== interrupts"
+		cat /proc/interrupts
+		echo "== softirqs"
+		cat /proc/softirqs
+		echo "== stat"
+		grep '^cpu' /proc/stat
+		echo "== poll"
+		for i in $3; do
+			for c in $POLL_COUNTERS; do
+				v=
+				[ -r "$i/$c" ] && read -r v <"$i/$c"
+				echo "${i##*/} $c ${v:-0}"
+			done
+		done
+	} >"$1"
+}
+
+# window_job NAME "META" WORK "IRQS" "INSTANCES" CMD...: run CMD (fio or iperf3, which
+# must run at least BENCH_RAMP + BENCH_SECONDS + 1 s) in the background; once WORK
+# (see work_count) moves, wait BENCH_RAMP s, then sample every counter at both ends
+# of a window of BENCH_SECONDS, with the device lines' /proc/irq/N/spurious watched
+# in between.  The CMD's JSON goes to out.json.
+window_job()
+{
+	local name=$1 meta=$2 work=$3 irqs=$4 insts=$5 d pid w0 t=0 rc
+	shift 5
 	d=/results/$name
 	mkdir -p "$d"
 	printf '%s\n' $meta >"$d/meta"
 	echo "irqs=$irqs" | tr ' ' '+' | sed 's/+$//' >>"$d/meta"
-	sync
-	[ -n "${POLL_DRV:-}" ] && poll_counters "$POLL_DRV" >"$d/poll.before"
-	irq_count "$irqs" >"$d/irq.before"
-	grep '^cpu ' /proc/stat >"$d/stat.before"
-	"$@" >"$d/out.json" 2>"$d/err"
-	local rc=$?
-	grep '^cpu ' /proc/stat >"$d/stat.after"
-	irq_count "$irqs" >"$d/irq.after"
-	[ -n "${POLL_DRV:-}" ] && poll_counters "$POLL_DRV" >"$d/poll.after"
+	echo "instances=$(for i in $insts; do printf '%s+' "${i##*/}"; done | sed 's/+$//')" >>"$d/meta"
+	w0=$(work_count "$work")
+	"$@" >"$d/out.json" 2>"$d/err" &
+	pid=$!
+	while [ "$(work_count "$work")" = "$w0" ] && [ $t -lt 1000 ]; do
+		sleep 0.01
+		t=$((t + 1))
+	done
+	sleep "$BENCH_RAMP"
+	snap "$d/before" "$work" "$insts"
+	spur_watch "$irqs" "$name" >/dev/null 2>&1
+	sleep "$BENCH_SECONDS"
+	snap "$d/after" "$work" "$insts"
+	spur_halt
+	echo "unhandled=$SPUR_UNHANDLED" >"$d/spurious"
+	wait "$pid"
+	rc=$?
 	echo "rc=$rc" >>"$d/meta"
-	echo "$name: rc=$rc irqs=$(( $(cat "$d/irq.after") - $(cat "$d/irq.before") ))"
+	echo "$name: rc=$rc work $(( $(sed -n '/^== work/{n;p}' "$d/after") - $(sed -n '/^== work/{n;p}' "$d/before") ))"
 	return $rc
 }
 
-# fio_job DEV QD [extra fio args]: 4k random reads for BENCH_SECONDS.
+# fio_job DEV QD [extra fio args]: 4k random reads; fio's own statistics (the latency
+# percentiles) leave out 0.5 s of ramp, then cover BENCH_SECONDS + 1 s, which contains
+# window_job's window.
 fio_job()
 {
 	local dev=$1 qd=$2
 	shift 2
 	fio --name=bench --filename="$dev" --direct=1 --ioengine=libaio --iodepth="$qd" \
-		--rw=randread --bs=4k --time_based --runtime="$BENCH_SECONDS" --ramp_time=1 \
+		--rw=randread --bs=4k --time_based --runtime=$((BENCH_SECONDS + 1)) --ramp_time=500ms \
 		--randrepeat=0 --norandommap --output-format=json "$@"
+}
+
+# bench_disks: one line per disk of the converted controllers, "TARGET DEV ADDR",
+# TARGET being DEVICE-REGIME: ahci, mptsas-intx or mptsas-msi (the HBA's interrupt
+# kind), file (a raw image) or fast (QEMU null-co, told apart by its size,
+# FAST_SECTORS); see tests/qemu-run.sh.
+FAST_SECTORS=${FAST_SECTORS:-2097152}
+bench_disks()
+{
+	local d drv addr kind regime
+	for d in /sys/block/sd*; do
+		[ -e "$d/device" ] || continue
+		drv=$(pci_driver_of "$d/device")
+		addr=$(pci_addr_of "$d/device")
+		case $drv in
+		ahci) kind=ahci ;;
+		mptsas) kind=mptsas-intx
+			[ -n "$(ls "/sys/bus/pci/devices/$addr/msi_irqs" 2>/dev/null)" ] && kind=mptsas-msi ;;
+		*) continue ;;
+		esac
+		regime=file
+		[ "$(cat "$d/size")" = "$FAST_SECTORS" ] && regime=fast
+		echo "$kind-$regime ${d##*/} $addr"
+	done
+}
+
+# disk_instances DEV ADDR: the irq_poll instances serving disk DEV (sdX) behind the
+# controller at ADDR: ahci's per-port ahci-ADDR-pN (all ports of the HBA), or the
+# Fusion IOC's mpt-iocN, N read from the SCSI host's banner ("scsi hostH: iocN: ...").
+disk_instances()
+{
+	local host ioc
+	case $(pci_driver_of "/sys/block/$1/device") in
+	ahci) ls -d "$IRQP_INST/ahci-$2-p"* 2>/dev/null ;;
+	mptsas)
+		host=$(readlink -f "/sys/block/$1/device" | sed -n 's|.*/host\([0-9]*\)/.*|\1|p')
+		ioc=$(dmesg | sed -n "s/.*scsi host$host: ioc\([0-9]*\):.*/\1/p" | tail -n 1)
+		[ -n "$ioc" ] && ls -d "$IRQP_INST/mpt-ioc$ioc" 2>/dev/null ;;
+	esac
 }
 
 # irq_poll instances of a driver, by the names the conversions give them
@@ -386,6 +495,8 @@ DEFER_NS=${DEFER_NS:-100000}
 #   defer      as on, plus defer_hard_irqs=DEFER_IRQS, flush_timeout_ns=DEFER_NS
 #   defer-N-US as defer, with defer_hard_irqs=N and flush_timeout_ns=US*1000 (sweeps)
 #   threaded   polled from the instance's kthread, no deferral
+#   auto       softirq polling with the library's adaptive deferral (it may park the
+#              instance on the driver's interrupt path)
 # The only place that knows the interface: benchmarks and tests go through it.
 set_mode()
 {
@@ -396,6 +507,7 @@ set_mode()
 	off) m=off ;;
 	on) ;;
 	threaded) m=threaded ;;
+	auto) m=auto ;;
 	defer) dirqs=$DEFER_IRQS dns=$DEFER_NS ;;
 	defer-*-*)
 		dirqs=${mode#defer-}
@@ -409,15 +521,6 @@ set_mode()
 	done
 }
 
-# poll_counters DRIVER: "name=value" lines of the instance counters, summed.
-poll_counters()
-{
-	local c
-	for c in scheduled polls reaped empty_polls missed rearm_races deferrals; do
-		echo "$c=$(poll_stat "$1" $c)"
-	done
-}
-
 # poll_stat DRIVER COUNTER: a counter summed over the driver's instances.
 poll_stat()
 {
@@ -426,14 +529,4 @@ poll_stat()
 		n=$((n + $(cat "$i/$2")))
 	done
 	echo $n
-}
-
-# modes_of DRIVER: the modes a controller supports in this kernel.
-modes_of()
-{
-	if [ -n "$(poll_instances "$1")" ]; then
-		echo "off on defer"
-	else
-		echo off
-	fi
 }

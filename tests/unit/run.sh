@@ -86,19 +86,36 @@ while IFS= read -r line; do
 	esac
 done <<<"$out"
 [ $got -gt 0 ] || res 1 spurious.ran
-# The report's rounds: paired with their own baseline, medians in the table.
-python3 "$here/report-rounds.py"
-res $? report.rounds
+# The report: window arithmetic, pairing, ratios and bootstrap intervals, targets;
+# and the quoted figures (tests/figures.py).
+for t in "python3 $here/report-bench.py" "bash $here/figures.sh"; do
+	out=$($t 2>&1)
+	got=0
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) res 0 "${line#ok }"; got=$((got + 1)) ;;
+		"not ok "*) res 1 "${line#not ok }"; got=$((got + 1)) ;;
+		*) echo "$line" ;;
+		esac
+	done <<<"$out"
+	[ $got -gt 0 ] || res 1 "${t##*/}.ran"
+done
 
 # make run refuses bad benchmark settings up front, naming the variable.
-for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS=tcp; do
-	out=$(env "$bad" bash "$top/tests/run.sh" 2>&1)
+tmpb=${TMPDIR:-/tmp}/irqp-unit-build.$$
+for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS=tcp \
+	BENCH=bogus BENCH=ahci,bogus BENCH= DISK_JOBS=qd0 DISK_JOBS=r50 QEMU_SMP=two; do
+	# BUILD_DIR: nothing may be written before the refusal
+	out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" "$bad" timeout 60 bash "$top/tests/run.sh" 2>&1)
 	rc=$?
-	[ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^ERROR: ${bad%%=*}"
+	[ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^ERROR: ${bad%%=*}" && [ ! -e "$tmpb" ]
 	ok=$?
 	[ $ok = 0 ] || printf '%s\n' "$out" | head -n 3 | sed 's/^/# /'
 	res $ok "run-refuses.$bad"
 done
+out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" BENCH=ahci,mptsas,net,sweep \
+	DISK_JOBS="qd32 qd1 r25" timeout 60 bash "$top/tests/run.sh" 2>&1)
+res $? run-accepts.good-settings
 
 # Syntax of the shell scripts: the guest's run under busybox sh, where a broken
 # tests/guest/lib.sh kills PID 1 before any test; the host's under bash.

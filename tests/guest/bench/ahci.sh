@@ -1,3 +1,4 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-exec /irqp/bench/disk.sh ahci
+# ahci, image file and null-co disks (make run's default jobs: DISK_JOBS from run.sh).
+exec /irqp/bench/disk.sh ahci-file ahci-fast

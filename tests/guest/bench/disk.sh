@@ -1,74 +1,156 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Disk benchmark for one controller (argument: ahci or mptsas): 4k random reads at
-# QD32 (saturation), QD1 (latency) and at a moderate load (fio rate_iops at half the
-# QD32 IOPS of the stock path), in each interrupt mode in turn, same boot.
+# Disk benchmark: 4k random reads on the named targets (DEVICE-REGIME, see bench_disks
+# in /irqp/lib.sh: ahci-file, ahci-fast, mptsas-intx-file, ...), all in one boot.
+#
+# Usage: disk.sh TARGET...
+#   DISK_JOBS   jobs, in this order: qdN (fio iodepth N, saturation) and rP (QD32
+#               limited by fio rate_iops to P% of the IOPS of "off" at QD32 in round 1
+#               on the same target; needs qd32 first).  Default "qd32 qd1".
+#   BENCH_RUNS  runs per job and round (default "off on auto off2"): "off2" is a second
+#               "off", the A/A control.  Every other round runs them in reverse order,
+#               so each mode keeps the same "off" run next to it (the report pairs each
+#               run with the nearest off run of its round and job by "seq").
+#   BENCH_ROUNDS rounds (default 1), each over every target and job.
 . /irqp/lib.sh
-drv=${1:-}
-[ -n "$drv" ] || { echo "usage: disk.sh ahci|mptsas"; exit 2; }
-dev=$(find_disk "$drv") || exit 1
-addr=$(pci_addr_of "/sys/block/${dev#/dev/}/device")
-irqs=$(pci_irqs "$addr")
-echo "$drv: $dev at $addr, irqs $irqs"
-# Fill the part of the disk the reads touch, so they hit written blocks.
-fio --name=fill --filename="$dev" --direct=1 --ioengine=libaio --iodepth=16 --rw=write \
-	--bs=1m --size=256m --output-format=terse >/dev/null || exit 1
+[ $# -gt 0 ] || { echo "usage: disk.sh TARGET..."; exit 2; }
+JOBS=${DISK_JOBS:-qd32 qd1}
+RUNS=${BENCH_RUNS:-off on auto off2}
+ROUNDS=${BENCH_ROUNDS:-1}
 rc=0
-rate=
-# measure() records the instances' counters around each job (reaped per poll, ...).
-POLL_DRV=$drv
-for mode in ${BENCH_MODES:-$(modes_of "$drv")}; do
-	set_mode "$drv" "$mode" || { echo "cannot set mode $mode"; rc=1; continue; }
-	for job in qd32 qd1 moderate; do
-		case $job in
-		moderate)
-			# half the saturation rate of the stock path, same boot
-			[ -n "$rate" ] || continue
-			set -- --size=256m --rate_iops="$rate"
-			qd=32 ;;
-		*)
-			set -- --size=256m
-			qd=${job#qd} ;;
-		esac
-		measure "$drv-$mode-$job" "$irqs" "kind=disk dev=$drv mode=$mode job=$job" \
-			fio_job "$dev" "$qd" "$@" || rc=1
-		if [ "$mode" = off ] && [ "$job" = qd32 ]; then
-			rate=$(grep -m1 '"iops"' "/results/$drv-off-qd32/out.json" | tr -dc '0-9.' |
-				awk '{ printf "%d", $1 / 2 }')
-			echo "$drv: moderate load at $rate IOPS"
-		fi
-	done
+# fail WHAT: a failure, also on the console (seen while the run goes on)
+fail()
+{
+	echo "FAIL: $*"
+	log "bench: FAIL: $*"
+	rc=1
+}
+disks=$(bench_disks)
+echo "disks: $(echo "$disks" | tr '\n' ';')"
+targets=
+for t in "$@"; do
+	line=$(echo "$disks" | grep "^$t ") || { fail "no disk for target $t (disks: $(echo $disks))"; continue; }
+	set -- $line
+	insts=$(disk_instances "$2" "$3")
+	[ -n "$insts" ] || { fail "$t ($2): no irq_poll instance"; continue; }
+	irqs=$(pci_irqs "$3")
+	echo "$t: /dev/$2 at $3, irqs $irqs, instances $(echo $insts | sed 's|[^ ]*/||g')"
+	targets="$targets $t"
+	# file disks: write what the reads will touch (a raw image's holes read faster)
+	case $t in
+	*-file) fio --name=fill --filename="/dev/$2" --direct=1 --ioengine=libaio --iodepth=16 \
+			--rw=write --bs=1m --size=256m --output-format=terse >/dev/null || rc=1 ;;
+	esac
 done
-# How late the deferral timer fires: trace irq_poll_defer (timer armed) and
-# irq_poll_timer (it fired) for a QD1 run in "defer" mode and keep the delays.
+[ -n "$targets" ] || exit 1
+
+# set_run_mode TARGET RUN: the run's mode ("off2" is "off") on the instances of the
+# target's controller only.
+set_run_mode()
+{
+	local i m
+	m=$2
+	[ "$m" = off2 ] && m=off
+	set -- "$1" "$m" $(echo "$disks" | grep "^$1 ")
+	for i in $(disk_instances "$4" "$5"); do
+		one_mode "$i" "$2" || return 1
+	done
+}
+
+# one_mode INSTANCE MODE: set_mode's settings for one instance.
+one_mode()
+{
+	local dirqs=0 dns=0 m=softirq
+	case $2 in
+	off) m=off ;;
+	on) ;;
+	auto) m=auto ;;
+	threaded) m=threaded ;;
+	defer) dirqs=$DEFER_IRQS dns=$DEFER_NS ;;
+	defer-*-*) dirqs=${2#defer-}; dns=$((${dirqs#*-} * 1000)); dirqs=${dirqs%%-*} ;;
+	*) echo "unknown mode $2"; return 1 ;;
+	esac
+	echo "$dirqs" >"$1/defer_hard_irqs" && echo "$dns" >"$1/flush_timeout_ns" &&
+		echo $m >"$1/mode" || { echo "mode $2: ${1##*/} refused"; return 1; }
+}
+
+# progress on the console (tests/qemu-run.sh shows it): run k of n, elapsed
+n_all=$(( ROUNDS * $(echo $targets | wc -w) * $(echo $JOBS | wc -w) * $(echo $RUNS | wc -w) ))
+k_all=0
+t_all=$(date +%s)
+round=1
+while [ $round -le "$ROUNDS" ]; do
+	order=$RUNS
+	[ $((round % 2)) = 0 ] && order=$(printf '%s\n' $RUNS | sed -n '1!G;h;$p')
+	for t in $targets; do
+		set -- $(echo "$disks" | grep "^$t ")
+		dev=$2 addr=$3
+		irqs=$(pci_irqs "$addr")
+		insts=$(disk_instances "$dev" "$addr")
+		for job in $JOBS; do
+			case $job in
+			qd[0-9]*) qd=${job#qd} rate=0; set -- --size=256m ;;
+			r[0-9]*)
+				f=/tmp/rate.$t
+				[ -s $f ] || { echo "$t: $job needs qd32 first"; continue; }
+				qd=32 rate=$(awk -v p="${job#r}" '{ printf "%d", $1 * p / 100 }' $f)
+				set -- --size=256m --rate_iops="$rate" ;;
+			*) echo "unknown job $job"; rc=1; continue ;;
+			esac
+			seq=0
+			for run in $order; do
+				seq=$((seq + 1))
+				set_run_mode "$t" "$run" || { fail "$t: cannot set mode $run"; continue; }
+				name=$t-$job-$run-r$round
+				k_all=$((k_all + 1))
+				log "bench: disk run $k_all/$n_all $name ($(( $(date +%s) - t_all ))s)"
+				window_job "$name" \
+					"kind=disk dev=${t%-*} regime=${t##*-} job=$job mode=$run round=$round seq=$seq disk=$dev qd=$qd rate_iops=$rate" \
+					"disk $dev" "$irqs" "$insts" fio_job "/dev/$dev" "$qd" "$@" ||
+					fail "$name: fio rc=$? ($(head -c 200 /results/$name/err))"
+				if [ "$run" = off ] && [ "$job" = qd32 ] && [ $round = 1 ]; then
+					grep -m1 '"iops"' "/results/$name/out.json" | tr -dc '0-9.' >/tmp/rate.$t
+					echo "$t: rate jobs relative to $(cat /tmp/rate.$t) IOPS"
+				fi
+			done
+		done
+		set_run_mode "$t" off
+	done
+	round=$((round + 1))
+done
+
+# How late the deferral timer fires (with "defer" among the runs): trace irq_poll_defer
+# (timer armed) and irq_poll_timer (it fired) for a QD1 run of the first target.
 T=/sys/kernel/tracing
-if [ -d $T/events/irq_poll ] && case " ${BENCH_MODES:-$(modes_of "$drv")} " in
-	*" defer "*) true ;; *) false ;; esac; then
-	set_mode "$drv" defer
-	echo 0 >$T/tracing_on
-	echo >$T/trace
-	echo 1 >$T/events/irq_poll/irq_poll_defer/enable
-	echo 1 >$T/events/irq_poll/irq_poll_timer/enable
-	echo 1 >$T/tracing_on
-	fio_job "$dev" 1 --size=256m --runtime=3 >/dev/null
-	echo 0 >$T/tracing_on
-	echo 0 >$T/events/irq_poll/enable
-	d=/results/$drv-timer
-	mkdir -p $d
-	printf 'kind=timer\ndev=%s\nrequested_ns=%s\n' "$drv" "$DEFER_NS" >$d/meta
-	# "... 123.456789: irq_poll_defer: id=3 ..." -> delays in us, defer to timer
-	awk '{
-		for (i = 1; i < NF; i++)
-			if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); ev = $(i + 1); break }
-		for (j = i; j <= NF; j++)
-			if ($j ~ /^id=/) id = $j
-		if (ev == "irq_poll_defer:") armed[id] = ts
-		else if (ev == "irq_poll_timer:" && (id in armed)) {
-			printf "%.0f\n", (ts - armed[id]) * 1e6; delete armed[id]
-		}
-	}' $T/trace | sort -n >$d/delays_us
-	echo "$drv: deferral timer, $(wc -l <$d/delays_us) samples"
-	echo >$T/trace
-fi
-set_mode "$drv" off
+case " $RUNS " in *" defer "*) ;; *) exit $rc ;; esac
+[ -d $T/events/irq_poll ] || exit $rc
+set -- $targets
+t=$1
+set -- $(echo "$disks" | grep "^$t ")
+set_run_mode "$t" defer
+echo 0 >$T/tracing_on
+echo >$T/trace
+echo 1 >$T/events/irq_poll/irq_poll_defer/enable
+echo 1 >$T/events/irq_poll/irq_poll_timer/enable
+echo 1 >$T/tracing_on
+BENCH_SECONDS=2 fio_job "/dev/$2" 1 --size=256m >/dev/null
+echo 0 >$T/tracing_on
+echo 0 >$T/events/irq_poll/enable
+d=/results/$t-timer
+mkdir -p $d
+printf 'kind=timer\ndev=%s\nrequested_ns=%s\n' "$t" "$DEFER_NS" >$d/meta
+# "... 123.456789: irq_poll_defer: id=3 ..." -> delays in us, defer to timer
+awk '{
+	for (i = 1; i < NF; i++)
+		if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); ev = $(i + 1); break }
+	for (j = i; j <= NF; j++)
+		if ($j ~ /^id=/) id = $j
+	if (ev == "irq_poll_defer:") armed[id] = ts
+	else if (ev == "irq_poll_timer:" && (id in armed)) {
+		printf "%.0f\n", (ts - armed[id]) * 1e6; delete armed[id]
+	}
+}' $T/trace | sort -n >$d/delays_us
+echo "$t: deferral timer, $(wc -l <$d/delays_us) samples"
+echo >$T/trace
+set_run_mode "$t" off
 exit $rc

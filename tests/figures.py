@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Benchmark figures quoted in prose come from a committed results file.
+
+Usage: figures.py expand FILE        print FILE with every {fig:KEY} replaced
+       figures.py check [FILE...]    fail if a quote in FILE is not in the results
+
+The results are results/figures.txt (written by tests/report.py into a make run's
+directory and copied to results/ by 'make results', with results.txt, summary.txt
+and the run's kernel, series and QEMU command in run-info.txt).  FIGURES=path
+overrides it.  Each line is "KEY = VALUE", KEY being DEVICE.REGIME.JOB.MODE.METRIC
+(e.g. mptsas-intx.fast.qd32.auto.irq_io) for the median and KEY.ratio for the ratio
+to the baseline with its 90% interval ("0.28x [0.25-0.31]").
+
+How to quote:
+  - cover-letter.txt and the commit messages (*/commits/*.txt): write {fig:KEY};
+    tests/series.sh gen replaces it with the value ("expand"), so the patches carry
+    the number and the sources the key.
+  - README.md and other text shown as is: write the value followed by an HTML
+    comment naming the key, `0.28x [0.25-0.31]`<!-- fig:KEY --> (backquotes
+    optional); the value must equal the key's.  A code span containing "fig:" is an
+    example of the syntax and is skipped.  A fenced block opened with
+    ```results must consist of lines found verbatim in results/results.txt or
+    results/summary.txt (blank lines and "..." excepted).
+check (default files: cover-letter.txt, */commits/*.txt, README.md) prints one line
+per bad quote and exits 1 if there is any.
+"""
+import glob
+import os
+import re
+import sys
+
+TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+PLACEHOLDER = re.compile(r'\{fig:([A-Za-z0-9_.+-]+)\}')
+INLINE = re.compile(r'`?([^`<>\n]*?)`?<!--\s*fig:([A-Za-z0-9_.+-]+)\s*-->')
+# A code span that contains "fig:" shows the syntax, it quotes nothing.
+EXAMPLE = re.compile(r'`[^`\n]*fig:[^`\n]*`')
+
+
+def results_dir():
+    f = os.environ.get('FIGURES')
+    return os.path.dirname(f) if f else os.path.join(TOP, 'results')
+
+
+def load():
+    path = os.environ.get('FIGURES') or os.path.join(TOP, 'results', 'figures.txt')
+    figs = {}
+    if os.path.isfile(path):
+        for line in open(path):
+            if ' = ' in line and not line.startswith('#'):
+                k, v = line.rstrip('\n').split(' = ', 1)
+                figs[k.strip()] = v.strip()
+    return path, figs
+
+
+def expand(path):
+    fpath, figs = load()
+    text = open(path).read()
+    missing = [k for k in PLACEHOLDER.findall(EXAMPLE.sub('', text)) if k not in figs]
+    if missing:
+        sys.stderr.write('%s: figure(s) not in %s: %s\n' % (path, fpath, ', '.join(missing)))
+        return 1
+    # outside the code spans that show the syntax
+    out, pos = [], 0
+    for m in EXAMPLE.finditer(text):
+        out.append(PLACEHOLDER.sub(lambda p: figs[p.group(1)], text[pos:m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(PLACEHOLDER.sub(lambda p: figs[p.group(1)], text[pos:]))
+    sys.stdout.write(''.join(out))
+    return 0
+
+
+def check_file(path, figs, fpath, known_lines):
+    bad = []
+    text = open(path).read()
+    for n, line in enumerate(text.split('\n'), 1):
+        line = EXAMPLE.sub('', line)
+        for k in PLACEHOLDER.findall(line):
+            if k not in figs:
+                bad.append('%s:%d: {fig:%s}: no such figure in %s' % (path, n, k, fpath))
+        for val, k in INLINE.findall(line):
+            if k not in figs:
+                bad.append('%s:%d: fig:%s: no such figure in %s' % (path, n, k, fpath))
+            elif val.strip() != figs[k]:
+                bad.append('%s:%d: fig:%s quotes "%s", the results say "%s"'
+                           % (path, n, k, val.strip(), figs[k]))
+    inblock = False
+    for n, line in enumerate(text.split('\n'), 1):
+        if line.startswith('```'):
+            inblock = line.strip() == '```results' if not inblock else False
+            continue
+        if inblock and line.strip() not in ('', '...') and line.rstrip() not in known_lines:
+            bad.append('%s:%d: results block line not in the results: %s' % (path, n, line.strip()))
+    return bad
+
+
+def check(files):
+    fpath, figs = load()
+    rdir = results_dir()
+    known = set()
+    for name in ('results.txt', 'summary.txt'):
+        p = os.path.join(rdir, name)
+        if os.path.isfile(p):
+            known.update(l.rstrip() for l in open(p))
+    if not files:
+        files = [os.path.join(TOP, 'cover-letter.txt'), os.path.join(TOP, 'README.md')] + \
+            sorted(glob.glob(os.path.join(TOP, '*', 'commits', '*.txt'))) + \
+            sorted(glob.glob(os.path.join(TOP, 'conversions', '*', 'commits', '*.txt')))
+    bad = []
+    for f in files:
+        if os.path.isfile(f):
+            bad += check_file(f, figs, fpath, known)
+    for b in bad:
+        print(b)
+    return 1 if bad else 0
+
+
+def main(argv):
+    if len(argv) == 2 and argv[0] == 'expand':
+        return expand(argv[1])
+    if argv and argv[0] == 'check':
+        return check(argv[1:])
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit test of tests/figures.py: quotes of benchmark figures in prose must be in the
+# committed results.  A made-up results directory, a text with good quotes (must
+# pass, and expand), texts with each kind of bad quote (must fail, naming the line),
+# and the repository's own cover letter, commit messages and README.
+#
+# Usage: tests/unit/figures.sh    prints "ok NAME" / "not ok NAME" lines
+here=$(cd "$(dirname "$0")" && pwd)
+fig=$here/../figures.py
+tmp=${TMPDIR:-/tmp}/irqp-fig.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/figures.txt" <<'X'
+# KEY = VALUE
+ahci.fast.qd32.auto.irq_io = 0.412
+ahci.fast.qd32.auto.irq_io.ratio = 0.36x [0.35-0.38]
+X
+cat >"$tmp/results.txt" <<'X'
+device       regime job   mode   IOPS
+ahci         fast   qd32  off    500
+X
+: >"$tmp/summary.txt"
+export FIGURES=$tmp/figures.txt
+t()
+{
+	if [ "$1" = 0 ]; then echo "ok figures.$2"; else echo "not ok figures.$2"; fi
+}
+
+printf 'auto: {fig:ahci.fast.qd32.auto.irq_io.ratio} interrupts per I/O.\n' >"$tmp/good.txt"
+printf 'ahci auto `0.36x [0.35-0.38]`<!-- fig:ahci.fast.qd32.auto.irq_io.ratio -->\n' >>"$tmp/good.txt"
+printf '```results\nahci         fast   qd32  off    500\n...\n```\n' >>"$tmp/good.txt"
+printf 'syntax: `{fig:KEY}` and `VALUE<!-- fig:KEY -->`\n' >>"$tmp/good.txt"
+python3 "$fig" check "$tmp/good.txt" >"$tmp/out" 2>&1
+t $? good-quotes
+[ "$(python3 "$fig" expand "$tmp/good.txt" | head -n 1)" = \
+	"auto: 0.36x [0.35-0.38] interrupts per I/O." ]
+t $? expand
+
+bad()
+{
+	printf '%b' "$2" >"$tmp/bad.txt"
+	python3 "$fig" check "$tmp/bad.txt" >"$tmp/out" 2>&1
+	[ $? = 1 ] && grep -q "bad.txt:$3: " "$tmp/out"
+	t $? "refuses.$1"
+}
+bad unknown-key 'x\n{fig:ahci.fast.qd1.auto.irq_io}\n' 2
+bad wrong-value 'ahci `0.30x [0.35-0.38]`<!-- fig:ahci.fast.qd32.auto.irq_io.ratio -->\n' 1
+bad inline-unknown '0.4<!-- fig:nope -->\n' 1
+bad results-block '```results\nahci         fast   qd32  off    501\n```\n' 2
+python3 "$fig" expand "$tmp/bad.txt" >/dev/null 2>&1 && false
+printf '{fig:nope}\n' >"$tmp/bad.txt"
+! python3 "$fig" expand "$tmp/bad.txt" >/dev/null 2>&1
+t $? expand-refuses-unknown
+
+# The repository: cover letter, commit messages and README against results/.
+unset FIGURES
+python3 "$fig" check >"$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+t $rc repository

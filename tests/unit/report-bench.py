@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit test of tests/report.py on a made-up run directory: three rounds of disk runs
+(off, on, auto, off2 in alternating order) and network runs, with window samples
+written the way snap() in tests/guest/lib.sh writes them.  Checks the window
+arithmetic (every interrupt counted: device, LOC, CAL/RES/TLB), the pairing with the
+nearest baseline run, the geometric mean of per-round ratios, the deterministic
+bootstrap interval and its "n.s.", the counters, figures.txt and the targets.
+Prints "ok NAME" / "not ok NAME" lines; exit status 0 when every check holds."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+sys.path.insert(0, os.path.join(TOP, 'tests'))
+import report  # noqa: E402
+
+
+def write(path, text):
+    with open(path, 'w') as f:
+        f.write(text)
+
+
+def snap(uptime, work, dev, loc, cal, res, tlb, irq_poll, ticks, polls=0, reaped=0):
+    """A snap() file: 2 CPUs, the device on irq 24, counts split over the CPUs."""
+    h = lambda n: '%d %d' % (n // 2, n - n // 2)  # noqa: E731
+    return ('== uptime\n%.2f 100.00\n== work\n%d\n== interrupts\n           CPU0       CPU1\n'
+            '  0: %s IO-APIC 2-edge timer\n 24: %s PCI-MSI 512000-edge ahci[0000:00:04.0]\n'
+            'NMI: %s Non-maskable interrupts\nLOC: %s Local timer interrupts\n'
+            'RES: %s Rescheduling interrupts\nCAL: %s Function call interrupts\n'
+            'TLB: %s TLB shootdowns\nERR: 0\nMIS: 0\n'
+            '== softirqs\n                    CPU0       CPU1\n          HI: 0 0\n'
+            '       TIMER: %s\n    IRQ_POLL: %s\n     HRTIMER: %s\n'
+            '== stat\ncpu  %d 0 %d 500 0 %d %d 0 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\n'
+            '== poll\nahci-0000:00:04.0-p0 polls %d\nahci-0000:00:04.0-p0 reaped %d\n'
+            'ahci-0000:00:04.0-p1 polls 0\nahci-0000:00:04.0-p1 reaped 0\n'
+            % (uptime, work, h(7), h(dev), h(3), h(loc), h(res), h(cal), h(tlb), h(loc), h(irq_poll),
+               h(1), ticks[0], ticks[1], ticks[2], ticks[3], polls, reaped))
+
+
+def record(run, name, meta, before, after, out):
+    d = os.path.join(run, 'results', name)
+    os.makedirs(d)
+    write(os.path.join(d, 'meta'), meta)
+    write(os.path.join(d, 'before'), before)
+    write(os.path.join(d, 'after'), after)
+    write(os.path.join(d, 'out.json'), json.dumps(out))
+    write(os.path.join(d, 'spurious'), 'unhandled=0\n')
+
+
+FIO = {'jobs': [{'read': {'iops': 1.0, 'clat_ns': {'percentile': {
+    '50.000000': 100000, '99.000000': 400000, '99.900000': 900000}}}}]}
+
+# Disk: ahci fast qd32.  Each round: off and off2 give 1000 I/Os in 2 s; "on" gives
+# IOPS ratios 0.80, 0.90, 1.00 against the off run next to it (off in odd rounds
+# comes first, off2 last; rounds 1 and 3 pair "on" with off, round 2 with off2 because
+# the order is reversed).  "auto" equals its neighbour (n.s.).
+# (round, mode) -> (seq, ios, device irqs)
+ROUND_ORDER = {1: ['off', 'on', 'auto', 'off2'], 2: ['off2', 'auto', 'on', 'off'],
+               3: ['off', 'on', 'auto', 'off2']}
+OFF_IOS = {(1, 'off'): 1000, (1, 'off2'): 1000, (2, 'off'): 1200, (2, 'off2'): 1000,
+           (3, 'off'): 1000, (3, 'off2'): 1000}
+ON_RATIO = {1: 0.80, 2: 0.90, 3: 1.00}
+
+
+def make_run():
+    run = tempfile.mkdtemp(prefix='report-bench.')
+    for rnd, order in ROUND_ORDER.items():
+        for seq, mode in enumerate(order, 1):
+            if mode in ('off', 'off2'):
+                ios = OFF_IOS[(rnd, mode)]
+            else:
+                # nearest baseline: "on" sits next to off (rounds 1, 3) / off (round 2:
+                # off2 auto on off -> on is next to off); auto next to off2
+                ref = 'off' if mode == 'on' else 'off2'
+                ios = OFF_IOS[(rnd, ref)] * (ON_RATIO[rnd] if mode == 'on' else 1.0)
+            ios = int(round(ios))
+            # window 2 s; device irqs 1 per I/O (0.25 for on), LOC 100, IPIs 10+20+30
+            dev = ios if mode in ('off', 'off2', 'auto') else ios // 4
+            b = snap(10.0, 5000, 1000, 400, 5, 7, 3, 50, (10, 20, 30, 40))
+            a = snap(12.0, 5000 + ios, 1000 + dev, 500, 15, 27, 33, 50 + ios // 2,
+                     (10 + 20, 20 + 40, 30 + 10, 40 + 10), polls=ios // 2, reaped=ios)
+            record(run, 'ahci-fast-qd32-%s-r%d' % (mode, rnd),
+                   'kind=disk\ndev=ahci\nregime=fast\njob=qd32\nmode=%s\nround=%d\nseq=%d\n'
+                   'irqs=24\nrc=0\n' % (mode, rnd, seq), b, a, FIO)
+    # Network: virtio_net 1 GB per window, sample-on 0.5 GB in every round.
+    for rnd in (1, 2, 3):
+        for seq, mode in enumerate(['virtio_net', 'sample-on', 'virtio_net2'], 1):
+            gb = 0.5 if mode == 'sample-on' else 1.0
+            b = snap(10.0, 0, 0, 0, 0, 0, 0, 0, (0, 0, 0, 0))
+            a = snap(14.0, int(gb * 1e9), 10000, 2000, 0, 0, 0, 0, (100, 100, 0, 0))
+            record(run, 'net-%s-send-r%d' % (mode, rnd),
+                   'kind=net\ndev=virtio-net\nregime=tap\njob=send\nmode=%s\nround=%d\nseq=%d\n'
+                   'irqs=24\nrc=0\n' % (mode, rnd, seq), b, a,
+                   {'end': {'sum_received': {'bytes': 1, 'bits_per_second': 1}}})
+    return run
+
+
+def main():
+    res = []
+    run = make_run()
+    p = subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'report.py'), run],
+                       capture_output=True, text=True)
+    out = p.stdout
+    res.append(('report.exit', p.returncode == 0))
+    csvrows = {}
+    import csv
+    for r in csv.DictReader(open(os.path.join(run, 'results.csv'))):
+        csvrows[(r['dev'], r['mode'], r['job'])] = r
+    off = csvrows.get(('ahci', 'off', 'qd32'), {})
+    on = csvrows.get(('ahci', 'on', 'qd32'), {})
+    aa = csvrows.get(('ahci', 'off2', 'qd32'), {})
+    f = lambda r, k: float(r.get(k) or 'nan')  # noqa: E731
+    # off, rounds 1..3: 1000, 1200, 1000 I/Os in 2 s -> median 500 IOPS
+    res.append(('report.window-iops', abs(f(off, 'iops') - 500) < 1e-6))
+    # irq: device 1000 + LOC 100 + CAL 20 + RES 10 + TLB 30 = 1160 per 1000 I/Os
+    res.append(('report.total-irq-per-io', abs(f(off, 'irq_io') - 1.16) < 1e-6))
+    res.append(('report.device-irq-per-io', abs(f(off, 'dev_irq_io') - 1.0) < 1e-6))
+    # CPU: (20+40+10+10) ticks = 800000 us over 1000 I/Os
+    res.append(('report.cpu-per-io', abs(f(off, 'cpu_us_io') - 800) < 1e-6))
+    res.append(('report.cpu-split', abs(f(off, 'per_hardirq_us') - 100) < 1e-6 and
+                abs(f(off, 'per_user_us') - 200) < 1e-6))
+    res.append(('report.softirq-per-io', abs(f(off, 'per_sirq_irq_poll') - 0.5) < 1e-6))
+    # on: per-round ratios 0.8, 0.9, 1.0 with the nearest off run -> geomean 0.896
+    g = (0.8 * 0.9 * 1.0) ** (1 / 3.0)
+    res.append(('report.pairing-geomean', abs(f(on, 'iops_ratio') - g) < 1e-3))
+    # the interval lies within [min, max] of the rounds and is the same every time
+    lo, hi = f(on, 'iops_ratio_lo'), f(on, 'iops_ratio_hi')
+    res.append(('report.interval-bounds', 0.8 - 1e-9 <= lo < g < hi <= 1.0 + 1e-9))
+    ci1 = report.bootstrap([0.8, 0.9, 1.0], report.geomean)
+    ci2 = report.bootstrap([0.8, 0.9, 1.0], report.geomean)
+    res.append(('report.bootstrap-deterministic', ci1 == ci2 and abs(ci1[0] - lo) < 1e-9))
+    res.append(('report.bootstrap-one-round', report.bootstrap([0.9], report.geomean) is None))
+    # A/A: off2/off = 1, 1000/1200, 1 -> interval contains 1: n.s. in the table
+    res.append(('report.aa-row', f(aa, 'iops_ratio_lo') < 1.0 <= f(aa, 'iops_ratio_hi')))
+    line = [l for l in out.splitlines() if l.startswith('ahci') and ' off2 ' in l]
+    res.append(('report.ns-printed', bool(line) and line[0].split()[5] == 'n.s.'))
+    # on's interrupts 0.25 device/IO: significant, printed with its interval
+    line = [l for l in out.splitlines() if l.startswith('ahci') and ' on ' in l and 'x [' in l]
+    res.append(('report.ratio-with-interval', bool(line)))
+    figs = dict(l.rstrip('\n').split(' = ', 1) for l in open(os.path.join(run, 'figures.txt'))
+                if ' = ' in l and not l.startswith('#'))
+    res.append(('report.figures', figs.get('ahci.fast.qd32.off.iops') == '500' and
+                figs.get('ahci.fast.qd32.on.iops.ratio', '').startswith('0.90x [')))
+    # network: 0.5 GB against 1 GB in the same window: 0.50x Gbit/s, irq/GB 2x
+    net = csvrows.get(('virtio-net', 'sample-on', 'send'), {})
+    res.append(('report.net-ratio', abs(f(net, 'gbit_s_ratio') - 0.5) < 1e-9 and
+                abs(f(net, 'irq_gb_ratio') - 2.0) < 1e-9))
+    summ = open(os.path.join(run, 'summary.txt')).read()
+    res.append(('report.targets', 'MISSED  network sample-on' in summ and
+                'MET     A/A noise floor (network)' in summ and
+                'NOT RUN network sample-auto' in summ))
+    res.append(('report.plots', all(os.path.isfile(os.path.join(run, n)) for n in
+                                    ('sweep-irq.png', 'sweep-p99.png', 'sweep-cpu.png', 'net.png'))
+                or not shutil.which('gnuplot')))
+    bad = 0
+    for name, ok in res:
+        print('%s %s' % ('ok' if ok else 'not ok', name))
+        bad += not ok
+    if bad:
+        print('\n'.join('# ' + l for l in (out + p.stderr).splitlines()))
+    shutil.rmtree(run)
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
