@@ -13,6 +13,7 @@
 #                          headers: no output.
 #   sparse-w1.<object>     the library's objects and the sample driver with W=1 and
 #                          sparse (C=2): no warning.
+#   w1-nokunit.<object>    the library with W=1 and CONFIG_KUNIT off: no warning.
 #   users.<object>         every in-tree user of irq_poll compiles unchanged.
 #   bisect.<n>             patch n builds on its own (Kconfig parses, the C files it
 #                          adds or changes compile).
@@ -68,6 +69,24 @@ umake()
 {
 	make -C "$WORKTREE" O="$OUT" -j"$JOBS" CC="ccache gcc" "$@"
 }
+
+# The library without KUnit (distribution configs): test hooks must not break the
+# build or leave unused functions.  The users tree has KUnit on; a header included
+# after the kernel's own config header turns it off for this one compile.
+nokunit=$BUILD_DIR/out/nokunit.h
+printf '#undef CONFIG_KUNIT\n#undef CONFIG_KUNIT_MODULE\n' >"$nokunit"
+rm -f "$OUT/lib/irq_poll.o"
+out=$(umake W=1 KCFLAGS="-include $nokunit" lib/irq_poll.o 2>&1)
+rc=$?
+printf '%s\n' "$out" >>"$log"
+rm -f "$OUT/lib/irq_poll.o"
+warn=$(printf '%s\n' "$out" | grep -E 'warning:|error:')
+if [ $rc = 0 ] && [ -z "$warn" ]; then
+	echo "ok w1-nokunit.lib/irq_poll.o"
+else
+	printf '%s\n' "$warn" | head -n 20 | sed 's/^/# /'
+	echo "not ok w1-nokunit.lib/irq_poll.o"
+fi
 
 # The library's objects and the sample driver: W=1 and sparse must be silent.  C=2
 # runs sparse even on up-to-date objects; all are rebuilt so their warnings are seen

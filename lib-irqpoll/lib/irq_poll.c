@@ -371,6 +371,17 @@ enum irq_poll_sched_ret {
 	IRQ_POLL_MISSED_SET,	/* owned elsewhere; the owner polls again */
 };
 
+/* IRQ_POLL_MODE_AUTO: start learning afresh (polling starts or resumes). */
+VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
+{
+	/* 1.5 per poll: neither parks nor defers before it has seen polls. */
+	a->work_x256 = 384;
+	a->gap_ns = 0;
+	a->last_ns = 0;
+	a->polls = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_reset);
+
 /*
  * The one place that decides a schedule, in a single cmpxchg on ->state,
  * with interrupts off so that a MASKING window is never preempted.
@@ -595,17 +606,6 @@ void irq_poll_complete(struct irq_poll *iop)
 		run->end = IRQ_POLL_END_COMPLETE;
 }
 EXPORT_SYMBOL(irq_poll_complete);
-
-/* IRQ_POLL_MODE_AUTO: start learning afresh (polling starts or resumes). */
-VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
-{
-	/* 1.5 per poll: neither parks nor defers before it has seen polls. */
-	a->work_x256 = 384;
-	a->gap_ns = 0;
-	a->last_ns = 0;
-	a->polls = 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_reset);
 
 /*
  * IRQ_POLL_MODE_AUTO: learn from a completed poll that found @work at time
@@ -1452,6 +1452,7 @@ static struct kobj_type irq_poll_ktype = {
 	.default_groups	= irq_poll_groups,
 };
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /*
  * For KUnit: call an attribute's methods as sysfs would; built-in tests
  * run before sysfs can be mounted.
@@ -1493,6 +1494,7 @@ VISIBLE_IF_KUNIT ssize_t irq_poll_attr_show(struct irq_poll *iop,
 	return -ENOENT;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_attr_show);
+#endif
 
 VISIBLE_IF_KUNIT unsigned long irq_poll_squeezed(void)
 {
@@ -1505,6 +1507,7 @@ VISIBLE_IF_KUNIT unsigned long irq_poll_squeezed(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_squeezed);
 
+#if IS_ENABLED(CONFIG_KUNIT)
 VISIBLE_IF_KUNIT struct task_struct *irq_poll_thread_of(struct irq_poll *iop)
 {
 	return iop->ext ? iop->ext->thread : NULL;
@@ -1529,6 +1532,7 @@ VISIBLE_IF_KUNIT bool irq_poll_registered(const struct irq_poll *iop)
 	return found;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_registered);
+#endif
 
 static ssize_t squeezed_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
