@@ -70,40 +70,39 @@ umake()
 	make -C "$WORKTREE" O="$OUT" -j"$JOBS" CC="ccache gcc" "$@"
 }
 
+# silent NAME OBJ [MAKE ARGS...]: rebuild OBJ; "ok NAME" if make printed no warning
+# or error.
+silent()
+{
+	local name=$1 o=$2 out rc warn
+	shift 2
+	rm -f "$OUT/$o"
+	out=$(umake "$@" "$o" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" >>"$log"
+	warn=$(printf '%s\n' "$out" | grep -E 'warning:|error:')
+	if [ $rc = 0 ] && [ -z "$warn" ]; then
+		echo "ok $name"
+	else
+		printf '%s\n' "$warn" | head -n 20 | sed 's/^/# /'
+		echo "not ok $name"
+	fi
+}
+
 # The library without KUnit (distribution configs): test hooks must not break the
 # build or leave unused functions.  The users tree has KUnit on; a header included
 # after the kernel's own config header turns it off for this one compile.
 nokunit=$BUILD_DIR/out/nokunit.h
 printf '#undef CONFIG_KUNIT\n#undef CONFIG_KUNIT_MODULE\n' >"$nokunit"
+silent w1-nokunit.lib/irq_poll.o lib/irq_poll.o W=1 KCFLAGS="-include $nokunit"
 rm -f "$OUT/lib/irq_poll.o"
-out=$(umake W=1 KCFLAGS="-include $nokunit" lib/irq_poll.o 2>&1)
-rc=$?
-printf '%s\n' "$out" >>"$log"
-rm -f "$OUT/lib/irq_poll.o"
-warn=$(printf '%s\n' "$out" | grep -E 'warning:|error:')
-if [ $rc = 0 ] && [ -z "$warn" ]; then
-	echo "ok w1-nokunit.lib/irq_poll.o"
-else
-	printf '%s\n' "$warn" | head -n 20 | sed 's/^/# /'
-	echo "not ok w1-nokunit.lib/irq_poll.o"
-fi
 
 # The library's objects and the sample driver: W=1 and sparse must be silent.  C=2
 # runs sparse even on up-to-date objects; all are rebuilt so their warnings are seen
 # every time.  (The converted drivers are not W=1 clean before our patches.)
 for o in $(cd "$IRQP_TOP/lib-irqpoll" && find lib -name '*.c' | sort | sed 's/\.c$/.o/') \
 	samples/irq_poll/virtio_net_irq_poll.o; do
-	rm -f "$OUT/$o"
-	out=$(umake W=1 C=2 "$o" 2>&1)
-	rc=$?
-	printf '%s\n' "$out" >>"$log"
-	warn=$(printf '%s\n' "$out" | grep -E 'warning:|error:')
-	if [ $rc = 0 ] && [ -z "$warn" ]; then
-		echo "ok sparse-w1.$o"
-	else
-		printf '%s\n' "$warn" | head -n 20 | sed 's/^/# /'
-		echo "not ok sparse-w1.$o"
-	fi
+	silent "sparse-w1.$o" "$o" W=1 C=2
 done
 
 # In-tree users: every pristine C file under drivers/ that calls the 6.1 API, except
