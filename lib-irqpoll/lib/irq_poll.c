@@ -143,25 +143,36 @@ static_assert(sizeof(struct irq_poll) <= 64);
 #define IRQ_POLL_DEFER_MAX		100
 
 /*
- * IRQ_POLL_MODE_AUTO.  Polling pays when a poll finds more than one
- * completion: then one interrupt (or timer) serves several.  So the mode
- * defers only after a poll that found at least two, while polls find 1.75
- * or more on average, and then for about the time two more completions
- * take to arrive, within the fixed deferral's limits (a timer under 10 us
- * costs more than it saves; 100 us is the fixed mode's usual setting, and
- * waiting longer only adds latency).  A poll that finds nothing ends the
- * deferral, as defer_hard_irqs=1 does.  A switchable instance whose polls
- * find fewer than 1.25 on average after 8 polls, such as one command in
- * flight, is parked on its driver's interrupt path, which costs less than
- * masking, a softirq and unmasking for one completion; every 256th
- * interrupt it is polled again on trial, so a rising load is noticed
- * within 256 interrupts, at the price of one trial (8 polls) per 256.
+ * IRQ_POLL_MODE_AUTO.  Polling pays when one wake-up (an interrupt or the
+ * deferral timer) serves several completions.  So the mode defers only
+ * after a poll that found at least two, never after one that found one or
+ * none.  The first window of a deferral is the time four completions take
+ * at the rate seen so far; while polls keep finding two or more the
+ * device stays masked.  A window is doubled after a poll that found 4 to
+ * 15 at a rate (completions per window time) no lower than three quarters
+ * of the last window's: completions keep arriving all through the window,
+ * so a longer one serves more per wake-up (from 16 on, a wake-up costs
+ * little per completion and a longer window only adds latency).  It is
+ * halved after a poll that found just two (the least that pays) or when
+ * the rate falls by more than a third, which is what a window that
+ * outlasts the work in flight shows.  Windows stay between 10 us (a
+ * shorter timer costs more than it saves) and 500 us (the longest fixed
+ * deferral measured to pay under QEMU, tests/run.sh).  A switchable
+ * instance whose polls find fewer than 1.25 on average after 8 polls,
+ * such as one command in flight, is parked on its driver's interrupt
+ * path, which costs less than masking, a softirq and unmasking for one
+ * completion; not within 64 polls of a deferral, though, since a load
+ * that batches only while deferred finds one at a time in between.
+ * Every 256th interrupt a parked instance is polled again on trial, so a
+ * rising load is noticed within 256 interrupts, at the price of one trial
+ * (8 polls) per 256.
  */
-#define IRQ_POLL_AUTO_DEFER_X256	448
 #define IRQ_POLL_AUTO_PARK_X256		320
 #define IRQ_POLL_AUTO_WARMUP		8
+#define IRQ_POLL_AUTO_CALM		64
 #define IRQ_POLL_AUTO_TRIAL		256
-#define IRQ_POLL_AUTO_NS_MAX		(100 * NSEC_PER_USEC)
+#define IRQ_POLL_AUTO_NS_MIN		IRQ_POLL_FLUSH_NS_MIN
+#define IRQ_POLL_AUTO_NS_MAX		(500 * NSEC_PER_USEC)
 /* Gaps beyond this are idle time, not a rate. */
 #define IRQ_POLL_AUTO_GAP_MAX		(10 * NSEC_PER_MSEC)
 
@@ -379,6 +390,9 @@ VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
 	a->gap_ns = 0;
 	a->last_ns = 0;
 	a->polls = 0;
+	a->window_ns = 0;
+	a->rate = 0;
+	a->calm = IRQ_POLL_AUTO_CALM;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_reset);
 
@@ -617,7 +631,9 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		   u32 *timeout_ns)
 {
 	int w = min(work, 255);
+	u32 window = a->window_ns;
 	u64 gap;
+	u32 rate;
 
 	a->work_x256 += (w * 256 - (int)a->work_x256) / 8;
 	if (a->polls < IRQ_POLL_AUTO_WARMUP)
@@ -632,13 +648,31 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		a->last_ns = now;
 	}
 
-	if (w >= 2 && a->work_x256 >= IRQ_POLL_AUTO_DEFER_X256 && a->gap_ns) {
-		*timeout_ns = clamp_t(u64, 2ULL * a->gap_ns,
-				      IRQ_POLL_FLUSH_NS_MIN,
-				      IRQ_POLL_AUTO_NS_MAX);
+	a->window_ns = 0;
+	if (w >= 2 && window) {
+		/* This poll ended a window: size the next one by its yield. */
+		rate = div_u64((u64)w << 30, window);
+		if (w >= 4 && w < 16 && 4ULL * rate >= 3ULL * a->rate)
+			window = min_t(u32, 2 * window, IRQ_POLL_AUTO_NS_MAX);
+		else if (w == 2 || 3ULL * rate < 2ULL * a->rate)
+			window = max_t(u32, window / 2, IRQ_POLL_AUTO_NS_MIN);
+		a->rate = rate;
+	} else if (w >= 2) {
+		/* Interrupt-driven: a new chain of windows. */
+		window = clamp_t(u64, 4ULL * a->gap_ns, IRQ_POLL_AUTO_NS_MIN,
+				 IRQ_POLL_AUTO_NS_MAX);
+		a->rate = 0;
+	}
+	if (w >= 2) {
+		a->window_ns = window;
+		a->calm = 0;
+		*timeout_ns = window;
 		return IRQ_POLL_AUTO_DEFER;
 	}
+	if (a->calm < IRQ_POLL_AUTO_CALM)
+		a->calm++;
 	if (can_park && a->polls >= IRQ_POLL_AUTO_WARMUP &&
+	    a->calm >= IRQ_POLL_AUTO_CALM &&
 	    a->work_x256 < IRQ_POLL_AUTO_PARK_X256)
 		return IRQ_POLL_AUTO_PARK;
 	return IRQ_POLL_AUTO_IDLE;
@@ -687,8 +721,10 @@ static void irq_poll_want_defer(struct irq_poll *iop, int work_done,
 		run->defer_ns = timeout;
 	return;
 no:
-	if (ext)
+	if (ext) {
 		ext->defer_count = 0;
+		ext->auto_state.window_ns = 0;
+	}
 }
 
 /**

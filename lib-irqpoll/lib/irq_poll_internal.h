@@ -19,6 +19,10 @@
  * @last_ns: when the last completed poll that found work ended, 0 if
  *	     none yet
  * @polls: completed polls since polling started or resumed
+ * @window_ns: the deferral window the next poll ends, 0 if none
+ * @rate: completions per ns found by the last poll that ended a window,
+ *	  times 2^30; 0 at the start of a chain of windows
+ * @calm: polls since the last deferral, up to IRQ_POLL_AUTO_CALM
  * @irqs: interrupts the driver took while parked, since the last trial
  *
  * @irqs belongs to the interrupt handler (irq_poll_handoff() while
@@ -29,6 +33,9 @@ struct irq_poll_auto {
 	u32 gap_ns;
 	u64 last_ns;
 	u32 polls;
+	u32 window_ns;
+	u32 rate;
+	u32 calm;
 	u32 irqs;
 };
 

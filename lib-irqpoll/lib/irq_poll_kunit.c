@@ -1171,68 +1171,131 @@ static void irq_poll_test_legacy_complete_no_deferral(struct kunit *test)
 /* --- adaptive mode ------------------------------------------------------ */
 
 /*
- * The controller alone, against a fake device whose completions arrive
- * every @arrival_ns, in virtual time.  After an unmask the next interrupt
+ * The controller alone, against a fake device, in virtual time.  Either
+ * completions arrive every @arrival_ns whatever the host does (a stream),
+ * or @depth commands are in flight and each completes @service_ns after
+ * the poll that reaped the one before it resubmitted it (a closed loop,
+ * as a disk at a fixed queue depth).  After an unmask the next interrupt
  * comes with the next completion and the poll @turn_ns later; after a
  * deferral the timer polls when asked.  Each poll takes what arrived.
  */
 struct ipt_rate {
 	const char *desc;
 	u64 arrival_ns;
+	unsigned int depth;
+	u64 service_ns;
 	u64 turn_ns;
 	bool can_park;
 	bool defers;		/* must defer at least once */
 	bool parks;		/* must end parked */
+	u64 window_max_ns;	/* no deferral window longer than this */
+	u64 window_mean_ns;	/* nor longer than this on average */
 };
 
 static const struct ipt_rate ipt_rates[] = {
-	{ "qd1-slow",		200000,	20000,	true,	false,	true },
-	{ "qd1-slow-noswitch",	200000,	20000,	false,	false,	false },
-	{ "fast-burst",		5000,	20000,	true,	true,	false },
-	{ "medium",		12000,	20000,	true,	true,	false },
-	{ "just-below-turn",	25000,	20000,	true,	false,	true },
+	{ "qd1-slow",	   200000, 0, 0,      20000, true,  false, true,  0, 0 },
+	{ "qd1-slow-noswitch", 200000, 0, 0,  20000, false, false, false, 0, 0 },
+	{ "fast-burst",	   5000,   0, 0,      20000, true,  true,  false,
+	  20000, 20000 },
+	{ "medium",	   12000,  0, 0,      20000, true,  true,  false,
+	  400000, 400000 },
+	{ "just-below-turn", 25000, 0, 0,     20000, true,  false, true,  0, 0 },
+	/*
+	 * Closed loops: no window longer than about two turns of the loop,
+	 * and on average about one and a half.
+	 */
+	{ "depth1",	   0,	   1, 20000,  20000, true,  false, true,  0, 0 },
+	{ "depth2",	   0,	   2, 20000,  20000, true,  true,  false,
+	  100000, 60000 },
+	{ "depth4-slow",   0,	   4, 200000, 20000, true,  true,  false,
+	  450000, 400000 },
+	{ "depth32",	   0,	   32, 20000, 20000, true,  true,  false,
+	  20000, 20000 },
 };
 
 static void ipt_rate_desc(const struct ipt_rate *r, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE,
-		 "%s: a completion every %llu us, poll %llu us after an IRQ",
-		 r->desc, r->arrival_ns / 1000, r->turn_ns / 1000);
+	if (r->depth)
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE,
+			 "%s: %u in flight, each %llu us, poll %llu us after an IRQ",
+			 r->desc, r->depth, r->service_ns / 1000,
+			 r->turn_ns / 1000);
+	else
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE,
+			 "%s: a completion every %llu us, poll %llu us after an IRQ",
+			 r->desc, r->arrival_ns / 1000, r->turn_ns / 1000);
 }
 
 KUNIT_ARRAY_PARAM(ipt_rate, ipt_rates, ipt_rate_desc);
+
+#define IPT_DEPTH_MAX	32
+
+/* The fake device of ipt_rates: when does the next completion come? */
+static u64 ipt_rate_next(const struct ipt_rate *r, const u64 *done_at, u64 now)
+{
+	u64 next = U64_MAX;
+	unsigned int i;
+
+	if (!r->depth)
+		return (div64_u64(now, r->arrival_ns) + 1) * r->arrival_ns;
+	for (i = 0; i < r->depth; i++)
+		next = min(next, done_at[i]);
+	return max(next, now);
+}
+
+/* Reap what completed by @now; in a closed loop, resubmit it. */
+static int ipt_rate_reap(const struct ipt_rate *r, u64 *done_at, u64 now,
+			 u64 *reaped)
+{
+	unsigned int i;
+	u64 arrived;
+	int work = 0;
+
+	if (!r->depth) {
+		arrived = div64_u64(now, r->arrival_ns);
+		work = arrived - *reaped;
+		*reaped = arrived;
+		return work;
+	}
+	for (i = 0; i < r->depth; i++) {
+		if (done_at[i] <= now) {
+			done_at[i] = now + r->service_ns;
+			work++;
+		}
+	}
+	return work;
+}
 
 static void irq_poll_test_auto_controller(struct kunit *test)
 {
 	const struct ipt_rate *r = test->param_value;
 	struct irq_poll_auto a = {};
 	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
-	u64 now = 0, reaped = 0;
+	u64 done_at[IPT_DEPTH_MAX];
+	u64 now = 0, reaped = 0, windows = 0;
 	int i, defers = 0, bad_single = 0, bad_timeout = 0;
-	u32 timeout = 0;
+	u32 timeout = 0, longest = 0;
 
+	KUNIT_ASSERT_LE(test, r->depth, IPT_DEPTH_MAX);
+	for (i = 0; i < r->depth; i++)
+		done_at[i] = r->service_ns;
 	irq_poll_auto_reset(&a);
 	for (i = 0; i < 400; i++) {
-		u64 arrived, next;
 		int work;
 
-		if (v == IRQ_POLL_AUTO_DEFER) {
-			next = now + timeout;
-		} else {
-			/* Unmasked (or parked): the next completion interrupts. */
-			next = (div64_u64(now, r->arrival_ns) + 1) * r->arrival_ns +
-			       r->turn_ns;
-		}
-		now = next;
-		arrived = div64_u64(now, r->arrival_ns);
-		work = arrived - reaped;
-		reaped = arrived;
+		if (v == IRQ_POLL_AUTO_DEFER)
+			now += timeout;
+		else	/* Unmasked (or parked): the next completion interrupts. */
+			now = ipt_rate_next(r, done_at, now) + r->turn_ns;
+		work = ipt_rate_reap(r, done_at, now, &reaped);
 		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
 		if (v == IRQ_POLL_AUTO_DEFER) {
 			defers++;
+			longest = max(longest, timeout);
+			windows += timeout;
 			if (work < 2)
 				bad_single++;
-			if (timeout < 10000 || timeout > 100000)
+			if (timeout < 10000 || timeout > 500000)
 				bad_timeout++;
 		}
 		/* A parked instance stays parked in this model. */
@@ -1243,11 +1306,72 @@ static void irq_poll_test_auto_controller(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad_single, 0);
 	KUNIT_EXPECT_EQ(test, bad_timeout, 0);
 	KUNIT_EXPECT_EQ_MSG(test, defers > 0, r->defers, "%d deferrals", defers);
+	if (r->defers && defers) {
+		KUNIT_EXPECT_LE(test, (u64)longest, r->window_max_ns);
+		KUNIT_EXPECT_LE(test, div_u64(windows, defers), r->window_mean_ns);
+	}
 	KUNIT_EXPECT_EQ_MSG(test, v == IRQ_POLL_AUTO_PARK, r->parks,
 			    "last verdict %d after %d polls", v, i);
 	if (r->parks)
 		/* Parks once warm, not before: 8 polls of one completion. */
 		KUNIT_EXPECT_EQ(test, i, 7);
+}
+
+/*
+ * A steady stream that polls find one or two of at a time, as under QEMU's
+ * TCG: windows grow while they fill, up to the longest, and then serve
+ * four or more completions per wake-up.  When the stream thins out, the
+ * instance parks, but only some time after its last deferral.
+ */
+static void irq_poll_test_auto_windows_grow(struct kunit *test)
+{
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v;
+	u64 now = 0, reaped = 0, arrived;
+	u32 timeout = 0;
+	int i, work, wakes = 0, total = 0;
+
+	irq_poll_auto_reset(&a);
+	/* A completion every 100 us, polled 20 us after its interrupt... */
+	for (i = 1; i <= 4; i++) {
+		now = i * 100000ULL + 20000;
+		v = irq_poll_auto_step(&a, now, 1, false, &timeout);
+		KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_IDLE);
+	}
+	/* ...until a poll finds two: the first window, 4 x 100 us. */
+	now = 6 * 100000ULL + 20000;
+	reaped = 6;
+	v = irq_poll_auto_step(&a, now, 2, false, &timeout);
+	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+	KUNIT_EXPECT_GE(test, timeout, 300000U);
+	for (i = 0; i < 50 && v == IRQ_POLL_AUTO_DEFER; i++) {
+		now += timeout;
+		arrived = div64_u64(now, 100000);
+		work = arrived - reaped;
+		reaped = arrived;
+		v = irq_poll_auto_step(&a, now, work, false, &timeout);
+		if (i >= 10) {
+			wakes++;
+			total += work;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+	KUNIT_EXPECT_EQ(test, timeout, 500000U);
+	KUNIT_EXPECT_GE_MSG(test, total, 4 * wakes, "%d completions, %d wake-ups",
+			    total, wakes);
+
+	/*
+	 * Then one completion per interrupt: a switchable instance is not
+	 * parked within 64 polls of its last deferral, and then it is.
+	 */
+	for (i = 1; i <= 64; i++) {
+		now += 100000;
+		v = irq_poll_auto_step(&a, now, 1, true, &timeout);
+		if (v != IRQ_POLL_AUTO_IDLE)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_PARK);
+	KUNIT_EXPECT_EQ(test, i, 64);
 }
 
 static void irq_poll_test_auto_parks_and_trials(struct kunit *test)
@@ -1856,6 +1980,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_deferral_short_timer),
 	KUNIT_CASE(irq_poll_test_legacy_complete_no_deferral),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_controller, ipt_rate_gen_params),
+	KUNIT_CASE(irq_poll_test_auto_windows_grow),
 	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
 	KUNIT_CASE(irq_poll_test_auto_defers_under_load),
 	KUNIT_CASE_PARAM(irq_poll_test_sysctl_input, ipt_sysctl_gen_params),
