@@ -5,7 +5,7 @@
 # every interrupt mode, print the comparison; CSV and PNG plots land next to the table.
 #
 # Usage: tests/run.sh      (BENCH_SECONDS, BENCH_ROUNDS, BENCH=ahci,mptsas,net,
-#                          DISK_JOBS, NET_MODES, NET_JOBS override the defaults;
+#                          DISK_JOBS, DISK_RUNS, NET_MODES, NET_JOBS override the defaults;
 #                          QEMU_SMP, QEMU_PIN, QEMU_ICOUNT, FAST_LATENCY_NS the setup)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +14,7 @@ set -eu
 rounds=${BENCH_ROUNDS:-3}
 secs=${BENCH_SECONDS:-2}
 bench=${BENCH-ahci,mptsas,net}
-diskjobs=${DISK_JOBS-qd32 qd1}
+diskjobs=${DISK_JOBS-qd32 r50 qd1}
 for v in "BENCH_SECONDS=$secs" "BENCH_ROUNDS=$rounds" "QEMU_SMP=${QEMU_SMP:-2}"; do
 	case "${v#*=}" in
 	'' | *[!0-9]* | 0*) die "${v%%=*} must be a positive whole number, not '${v#*=}'" ;;
@@ -37,6 +37,13 @@ for j in $diskjobs; do
 	r[1-9] | r[1-9][0-9])
 		[ $seen_qd32 = 1 ] || die "DISK_JOBS: '$j' needs qd32 before it (rates are percentages of off's QD32 IOPS)" ;;
 	*) die "DISK_JOBS: unknown job '$j' (qdN: iodepth N, 1-999; rP: P% of off's QD32 IOPS, 1-99)" ;;
+	esac
+done
+for m in ${DISK_RUNS:-}; do
+	case "$m" in
+	off | off2 | on | auto | threaded | defer | defer-[1-9]-[1-9]* | defer-[1-9][0-9]-[1-9]*)
+		case "$m" in defer-*-*[!0-9]*) die "DISK_RUNS: '$m': defer-IRQS-USECS takes whole numbers" ;; esac ;;
+	*) die "DISK_RUNS: unknown run '$m' (off off2 on auto threaded defer defer-IRQS-USECS)" ;;
 	esac
 done
 for m in ${NET_MODES:-}; do
@@ -68,6 +75,7 @@ stage 4 $STAGES "boot and benchmark ($bench: ${secs}s windows, $rounds rounds, d
 export RUN_DIR=$BUILD_DIR/runs/run-$(date +%Y%m%d-%H%M%S)
 btimeout=$((600 + 400 * (secs + 5) * rounds))
 extra="irqp.secs=$secs irqp.rounds=$rounds irqp.diskjobs=$(echo $diskjobs | tr ' ' ,) irqp.benchtimeout=$btimeout"
+[ -n "${DISK_RUNS:-}" ] && extra="$extra irqp.diskruns=$(echo $DISK_RUNS | tr ' ' ,)"
 [ -n "${NET_MODES:-}" ] && extra="$extra irqp.netmodes=$(echo $NET_MODES | tr ' ' ,)"
 [ -n "${NET_JOBS:-}" ] && extra="$extra irqp.netjobs=$(echo $NET_JOBS | tr ' ' ,)"
 KERNEL_CMDLINE_EXTRA="$extra ${KERNEL_CMDLINE_EXTRA:-}" \

@@ -94,7 +94,8 @@ done
 # make run refuses bad benchmark settings up front, naming the variable.
 tmpb=${TMPDIR:-/tmp}/irqp-unit-build.$$
 for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS=tcp \
-	BENCH=bogus BENCH=ahci,bogus BENCH= DISK_JOBS=qd0 DISK_JOBS=r50 QEMU_SMP=two; do
+	BENCH=bogus BENCH=ahci,bogus BENCH= DISK_JOBS=qd0 DISK_JOBS=r50 QEMU_SMP=two \
+	DISK_RUNS=fast DISK_RUNS=defer-2-x DISK_RUNS=defer-0-100; do
 	# BUILD_DIR: nothing may be written before the refusal
 	out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" "$bad" timeout 60 bash "$top/tests/run.sh" 2>&1)
 	rc=$?
@@ -104,7 +105,7 @@ for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS
 	res $ok "run-refuses.$bad"
 done
 out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" BENCH=ahci,mptsas,net,sweep \
-	DISK_JOBS="qd32 qd1 r25" timeout 60 bash "$top/tests/run.sh" 2>&1)
+	DISK_JOBS="qd32 qd1 r25" DISK_RUNS="off auto defer defer-8-500 off2" timeout 60 bash "$top/tests/run.sh" 2>&1)
 res $? run-accepts.good-settings
 
 # Syntax of the shell scripts: the guest's run under busybox sh, where a broken
