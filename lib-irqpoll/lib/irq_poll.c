@@ -153,16 +153,17 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * of the last window's: completions keep arriving all through the window,
  * so a longer one serves more per wake-up (from 16 on, a wake-up costs
  * little per completion and a longer window only adds latency).  It is
- * halved after a poll that found just two (the least that pays) or when
- * the rate falls by more than a third, which is what a window that
- * outlasts the work in flight shows.  Windows stay between 10 us (a
- * shorter timer costs more than it saves) and 500 us (the longest fixed
- * deferral measured to pay under QEMU, tests/run.sh).  A switchable
- * instance whose polls find fewer than 1.25 on average after 8 polls,
- * such as one command in flight, is parked on its driver's interrupt
- * path, which costs less than masking, a softirq and unmasking for one
- * completion; not within 64 polls of a deferral, though, since a load
- * that batches only while deferred finds one at a time in between.
+ * halved when its rate falls below two thirds of the last window's, or of
+ * the rate interrupts delivered outside windows: then the window outlasts
+ * the work in flight and slows the device down.  Windows stay between
+ * 10 us (a shorter timer costs more than it saves) and 500 us (the
+ * longest fixed deferral measured to pay under QEMU, tests/run.sh).
+ *
+ * A switchable instance whose polls find fewer than 1.25 on average after
+ * 8 polls, such as one command in flight, is parked on its driver's
+ * interrupt path, which costs less than masking, a softirq and unmasking
+ * for one completion; not within 64 polls of a deferral, though, since a
+ * load that batches only while deferred finds one at a time in between.
  * Every 256th interrupt a parked instance is polled again on trial, so a
  * rising load is noticed within 256 interrupts, at the price of one trial
  * (8 polls) per 256.
@@ -632,15 +633,16 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 {
 	int w = min(work, 255);
 	u32 window = a->window_ns;
+	u32 rate, irq_rate;
 	u64 gap;
-	u32 rate;
 
 	a->work_x256 += (w * 256 - (int)a->work_x256) / 8;
 	if (a->polls < IRQ_POLL_AUTO_WARMUP)
 		a->polls++;
 	if (w > 0) {
 		gap = a->last_ns ? now - a->last_ns : IRQ_POLL_AUTO_GAP_MAX;
-		if (gap < IRQ_POLL_AUTO_GAP_MAX) {
+		/* The rate interrupts deliver: measured outside windows. */
+		if (gap < IRQ_POLL_AUTO_GAP_MAX && !window) {
 			gap = div_u64(gap, w);
 			a->gap_ns = a->gap_ns ?
 				    a->gap_ns + ((s64)gap - a->gap_ns) / 4 : gap;
@@ -652,9 +654,12 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 	if (w >= 2 && window) {
 		/* This poll ended a window: size the next one by its yield. */
 		rate = div_u64((u64)w << 30, window);
-		if (w >= 4 && w < 16 && 4ULL * rate >= 3ULL * a->rate)
+		irq_rate = a->gap_ns ? div_u64(1ULL << 30, a->gap_ns) : 0;
+		if (w >= 4 && w < 16 && 4ULL * rate >= 3ULL * a->rate &&
+		    3ULL * rate >= 2ULL * irq_rate)
 			window = min_t(u32, 2 * window, IRQ_POLL_AUTO_NS_MAX);
-		else if (w == 2 || 3ULL * rate < 2ULL * a->rate)
+		else if (3ULL * rate < 2ULL * a->rate ||
+			 3ULL * rate < 2ULL * irq_rate)
 			window = max_t(u32, window / 2, IRQ_POLL_AUTO_NS_MIN);
 		a->rate = rate;
 	} else if (w >= 2) {

@@ -15,7 +15,7 @@
  *	       times 256 (weight 1/8)
  * @gap_ns: moving average of the time between two completions, seen as
  *	    the time between polls that found work divided by what they
- *	    found (weight 1/4)
+ *	    found, outside deferral windows (weight 1/4)
  * @last_ns: when the last completed poll that found work ended, 0 if
  *	     none yet
  * @polls: completed polls since polling started or resumed
