@@ -99,7 +99,7 @@ cross-check: apply
 results:
 	$(Q)d=$$(readlink -f $(BUILD_DIR)/results/latest) && [ -f "$$d/figures.txt" ] || \
 		{ echo 'no make run results in $(BUILD_DIR)/results/latest' >&2; exit 1; }; \
-	mkdir -p results && rm -f results/* && \
+	mkdir -p results && find results -maxdepth 1 -type f ! -name noise-study.txt -delete && \
 	cp "$$d"/results.txt "$$d"/summary.txt "$$d"/figures.txt "$$d"/results.csv \
 		"$$d"/results-rounds.csv "$$d"/run-info.txt "$$d"/*.png results/ && \
 	echo "results/: from $$d"
