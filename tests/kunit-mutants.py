@@ -122,12 +122,24 @@ EXPORT_SYMBOL_GPL(irq_poll_active);''',
      ['irq_poll_test_misuse_per_instance']),
     ('auto-defers-single',
      'IRQ_POLL_MODE_AUTO defers after a poll that found one completion',
-     '''	if (w >= 2) {
+     '''	if (w >= 2 && window) {
 		a->window_ns = window;''',
      '''	if (w >= 1) {
 		window = window ?: IRQ_POLL_AUTO_NS_MIN;
 		a->window_ns = window;''',
      ['irq_poll_test_auto_controller']),
+    ('auto-defers-sparse',
+     'IRQ_POLL_MODE_AUTO defers where the longest window collects fewer than two',
+     '''		if (a->gap_ns && 2ULL * a->gap_ns <= IRQ_POLL_AUTO_NS_MAX)''',
+     '''		if (1)''',
+     ['irq_poll_test_auto_controller']),
+    ('auto-gap-per-poll',
+     'IRQ_POLL_MODE_AUTO averages the time between completions per poll',
+     '''			a->gap_ns = div_u64((u64)a->span_ns * 256, a->span_x256);''',
+     '''			gap = div_u64(gap, w);
+			a->gap_ns = a->gap_ns ?
+				    a->gap_ns + ((s64)gap - a->gap_ns) / 4 : gap;''',
+     ['irq_poll_test_auto_bursty_rate']),
     ('auto-window-never-shrinks',
      'IRQ_POLL_MODE_AUTO keeps a window that outlasts the work in flight',
      '''		else if (3ULL * rate < 2ULL * a->rate ||

@@ -147,17 +147,20 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * deferral timer) serves several completions.  So the mode defers only
  * after a poll that found at least two, never after one that found one or
  * none.  The first window of a deferral is the time four completions take
- * at the rate seen so far; while polls keep finding two or more the
- * device stays masked.  A window is doubled after a poll that found 4 to
- * 15 at a rate (completions per window time) no lower than three quarters
- * of the last window's: completions keep arriving all through the window,
- * so a longer one serves more per wake-up (from 16 on, a wake-up costs
- * little per completion and a longer window only adds latency).  It is
- * halved when its rate falls below two thirds of the last window's, or of
- * the rate interrupts delivered outside windows: then the window outlasts
- * the work in flight and slows the device down.  Windows stay between
- * 10 us (a shorter timer costs more than it saves) and 500 us (the
- * longest fixed deferral measured to pay under QEMU, tests/run.sh).
+ * at the rate seen so far.  There is none before a rate was seen, nor when
+ * completions come so far apart that even the longest window would not
+ * collect two (a timer interrupt per completion saves nothing).  While
+ * polls keep finding two or more the device stays masked.  A window is
+ * doubled after a poll that found 4 to 15 at a rate (completions per
+ * window time) no lower than three quarters of the last window's:
+ * completions keep arriving all through the window, so a longer one serves
+ * more per wake-up (from 16 on, a wake-up costs little per completion and
+ * a longer window only adds latency).  It is halved when its rate falls
+ * below two thirds of the last window's, or of the rate interrupts
+ * delivered outside windows: then the window outlasts the work in flight
+ * and slows the device down.  Windows stay between 10 us (a shorter timer
+ * costs more than it saves) and 500 us (the longest fixed deferral
+ * measured to pay under QEMU, tests/run.sh).
  *
  * A switchable instance whose polls find fewer than 1.25 on average after
  * 8 polls, such as one command in flight, is parked on its driver's
@@ -389,6 +392,8 @@ VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
 	/* 1.5 per poll: neither parks nor defers before it has seen polls. */
 	a->work_x256 = 384;
 	a->gap_ns = 0;
+	a->span_ns = 0;
+	a->span_x256 = 0;
 	a->last_ns = 0;
 	a->polls = 0;
 	a->window_ns = 0;
@@ -641,11 +646,20 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		a->polls++;
 	if (w > 0) {
 		gap = a->last_ns ? now - a->last_ns : IRQ_POLL_AUTO_GAP_MAX;
-		/* The rate interrupts deliver: measured outside windows. */
+		/*
+		 * The rate interrupts deliver, measured outside windows: time
+		 * and completions are averaged apart, so that a long gap
+		 * before one completion weighs as much as it lasts.
+		 */
 		if (gap < IRQ_POLL_AUTO_GAP_MAX && !window) {
-			gap = div_u64(gap, w);
-			a->gap_ns = a->gap_ns ?
-				    a->gap_ns + ((s64)gap - a->gap_ns) / 4 : gap;
+			if (a->span_ns) {
+				a->span_ns += ((s64)gap - a->span_ns) / 4;
+				a->span_x256 += (w * 256 - (int)a->span_x256) / 4;
+			} else {
+				a->span_ns = gap;
+				a->span_x256 = w * 256;
+			}
+			a->gap_ns = div_u64((u64)a->span_ns * 256, a->span_x256);
 		}
 		a->last_ns = now;
 	}
@@ -663,12 +677,14 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 			window = max_t(u32, window / 2, IRQ_POLL_AUTO_NS_MIN);
 		a->rate = rate;
 	} else if (w >= 2) {
-		/* Interrupt-driven: a new chain of windows. */
-		window = clamp_t(u64, 4ULL * a->gap_ns, IRQ_POLL_AUTO_NS_MIN,
-				 IRQ_POLL_AUTO_NS_MAX);
+		/* Interrupt-driven: a new chain of windows, if it can pay. */
+		if (a->gap_ns && 2ULL * a->gap_ns <= IRQ_POLL_AUTO_NS_MAX)
+			window = clamp_t(u64, 4ULL * a->gap_ns,
+					 IRQ_POLL_AUTO_NS_MIN,
+					 IRQ_POLL_AUTO_NS_MAX);
 		a->rate = 0;
 	}
-	if (w >= 2) {
+	if (w >= 2 && window) {
 		a->window_ns = window;
 		a->calm = 0;
 		*timeout_ns = window;

@@ -13,9 +13,11 @@
  * struct irq_poll_auto - what IRQ_POLL_MODE_AUTO learned of an instance
  * @work_x256: moving average of the completions a completed poll found,
  *	       times 256 (weight 1/8)
- * @gap_ns: moving average of the time between two completions, seen as
- *	    the time between polls that found work divided by what they
- *	    found, outside deferral windows (weight 1/4)
+ * @gap_ns: the time between two completions outside deferral windows:
+ *	    @span_ns over @span_x256
+ * @span_ns: moving average of the time between polls that found work,
+ *	     outside deferral windows (weight 1/4)
+ * @span_x256: moving average of what those polls found, times 256
  * @last_ns: when the last completed poll that found work ended, 0 if
  *	     none yet
  * @polls: completed polls since polling started or resumed
@@ -31,6 +33,8 @@
 struct irq_poll_auto {
 	u32 work_x256;
 	u32 gap_ns;
+	u32 span_ns;
+	u32 span_x256;
 	u64 last_ns;
 	u32 polls;
 	u32 window_ns;

@@ -25,6 +25,7 @@
 #include <linux/interrupt.h>
 #include <linux/irq_poll.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
@@ -1195,8 +1196,9 @@ struct ipt_rate {
 static const struct ipt_rate ipt_rates[] = {
 	{ "qd1-slow",	   200000, 0, 0,      20000, true,  false, true,  0, 0 },
 	{ "qd1-slow-noswitch", 200000, 0, 0,  20000, false, false, false, 0, 0 },
+	/* Streams: windows grow until they serve 16 per wake-up, not longer. */
 	{ "fast-burst",	   5000,   0, 0,      20000, true,  true,  false,
-	  20000, 20000 },
+	  80000, 80000 },
 	{ "medium",	   12000,  0, 0,      20000, true,  true,  false,
 	  400000, 400000 },
 	{ "just-below-turn", 25000, 0, 0,     20000, true,  false, true,  0, 0 },
@@ -1211,6 +1213,11 @@ static const struct ipt_rate ipt_rates[] = {
 	  450000, 400000 },
 	{ "depth32",	   0,	   32, 20000, 20000, true,  true,  false,
 	  20000, 20000 },
+	/*
+	 * Pairs, 410 us apart per completion: even the longest window would
+	 * find nothing, so no deferral, and two per poll is no reason to park.
+	 */
+	{ "depth2-sparse", 0,	   2, 800000, 20000, true,  false, false, 0, 0 },
 };
 
 static void ipt_rate_desc(const struct ipt_rate *r, char *desc)
@@ -1374,6 +1381,38 @@ static void irq_poll_test_auto_windows_grow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i, 64);
 }
 
+/*
+ * Completions in bursts: a long wait for one, then five at once.  Per
+ * completion they come about 110 us apart, often enough for a window to
+ * pay; the time between polls, averaged per poll, would say about 260 us,
+ * too far apart.  The instance must defer.
+ */
+static void irq_poll_test_auto_bursty_rate(struct kunit *test)
+{
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u32 timeout = 0;
+	u64 now = 0;
+	int i;
+
+	irq_poll_auto_reset(&a);
+	/* One at a time, 600 us apart: too sparse to defer. */
+	for (i = 0; i < 4; i++) {
+		now += 600000;
+		v = irq_poll_auto_step(&a, now, 1, false, &timeout);
+		KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_IDLE);
+	}
+	/* Then one after 600 us and five 40 us later, over and over. */
+	for (i = 0; i < 20 && v != IRQ_POLL_AUTO_DEFER; i++) {
+		now += 600000;
+		v = irq_poll_auto_step(&a, now, 1, false, &timeout);
+		KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_IDLE);
+		now += 40000;
+		v = irq_poll_auto_step(&a, now, 5, false, &timeout);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, v, IRQ_POLL_AUTO_DEFER, "after %d bursts", i);
+}
+
 static void irq_poll_test_auto_parks_and_trials(struct kunit *test)
 {
 	struct ipt *t = ipt_new(test, 16, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
@@ -1417,11 +1456,18 @@ static void irq_poll_test_auto_defers_under_load(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_EQ(test, ipt_store(t, "mode", "auto"), 4);
-	/* Bursts of 8: polls batch, so the device stays masked a while. */
+	/*
+	 * Bursts of 8, 50 us apart (spun, not slept: a sleep can last
+	 * milliseconds under emulation, too long for a window to pay):
+	 * polls batch, so the device stays masked a while.
+	 */
 	for (i = 0; i < 50; i++) {
+		u64 next = ktime_get_ns() + 50 * NSEC_PER_USEC;
+
 		ipt_add(t, 8);
 		ipt_sched_sync(t);
-		usleep_range(50, 100);
+		while (ktime_get_ns() < next)
+			cpu_relax();
 	}
 	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
 	KUNIT_EXPECT_GT(test, STAT(t, deferrals), 0L);
@@ -1981,6 +2027,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_legacy_complete_no_deferral),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_controller, ipt_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_windows_grow),
+	KUNIT_CASE(irq_poll_test_auto_bursty_rate),
 	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
 	KUNIT_CASE(irq_poll_test_auto_defers_under_load),
 	KUNIT_CASE_PARAM(irq_poll_test_sysctl_input, ipt_sysctl_gen_params),
