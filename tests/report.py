@@ -268,6 +268,7 @@ def merge(rows):
         for key, _, _, _ in METRICS[kind]:
             vals = [r.get(key, float('nan')) for r in g]
             m[key] = median(vals)
+            m[key + '_by_round'] = {r['round']: r.get(key, float('nan')) for r in g}
             m[key + '_ci'] = bootstrap(vals, median)
             if not m['is_base']:
                 rat = [ratio_of(r, key) for r in g]
@@ -436,6 +437,7 @@ def targets(merged):
           q, [('irq_io', 0, 0.3), ('cpu_us_io', 0, 0.85)])
     check('mptsas fast QD32 auto: CPU/IO better than off (interval below 1.0)',
           q, [('cpu_us_io', 0, 0.99999)], use_ci=True)
+    res.append(static_vs_auto(disk))
     naa = [m for m in net if m['mode'] == BASELINE['net'][1]]
     check('A/A noise floor (network): 90% interval of virtio_net2/virtio_net within +-10% '
           'for Gbit/s, +-5% for irq/GB', naa, [('gbit_s', 0.9, 1.1), ('irq_gb', 0.95, 1.05)],
@@ -445,6 +447,34 @@ def targets(merged):
     check('network sample-auto: irq/GB <= 0.5x of virtio_net',
           [m for m in net if m['mode'] == 'sample-auto'], [('irq_gb', 0, 0.5)])
     return res
+
+
+def static_vs_auto(disk):
+    """Target: no static setting (off, on, threaded or a fixed deferral) better than
+    auto by more than 5% on IOPS or CPU per I/O, at every job of every target.  Per
+    round, the static mode's value over auto's in the same round (not through their
+    pairings with off, whose own A/A noise would add in); a miss is a geometric mean
+    beyond 5% whose interval excludes 1.0."""
+    desc = 'no static setting better than auto by more than 5% on IOPS or CPU/IO ' \
+        '(static/auto per round; interval excludes 1.0)'
+    autos = {(m['dev'], m['regime'], m['job']): m for m in disk if m['mode'] == 'auto'}
+    bad, seen = [], False
+    for m in disk:
+        a = autos.get((m['dev'], m['regime'], m['job']))
+        if a is None or m['mode'] in ('auto', BASELINE['disk'][1]):
+            continue
+        seen = True
+        for key, better in (('iops', 1), ('cpu_us_io', -1)):
+            sv, av = m.get(key + '_by_round') or {}, a.get(key + '_by_round') or {}
+            q = [sv[r] / av[r] for r in sorted(set(sv) & set(av)) if av[r]]
+            g, ci = geomean(q) if q else float('nan'), bootstrap(q, geomean)
+            if g != g:
+                continue
+            beyond = g > 1.05 if better > 0 else g < 1 / 1.05
+            if beyond and significant(ci):
+                bad.append('%s %s %s %s/auto %s %.2fx [%.2f-%.2f]' % (
+                    m['dev'], m['regime'], m['job'], m['mode'], key, g, ci[0], ci[1]))
+    return (('MET' if not bad else 'MISSED') if seen else 'NOT RUN', desc, bad)
 
 
 def summary(run, merged, timers):

@@ -153,6 +153,23 @@ def main():
     res.append(('report.targets', 'MISSED  network sample-on' in summ and
                 'MET     A/A noise floor (network)' in summ and
                 'NOT RUN network sample-auto' in summ))
+    # static vs auto, on made-up rounds: on beats auto's IOPS by 25% in every round (a
+    # miss); threaded by 10% in the median but not in every round (interval holds 1.0:
+    # no miss); off beats an auto that costs 20% more CPU; off2 (the A/A) is no setting.
+    def row(mode, iops, cpu):
+        return {'kind': 'disk', 'dev': 'ahci', 'regime': 'fast', 'job': 'qd32', 'mode': mode,
+                'iops_by_round': dict(zip((1, 2, 3), iops)),
+                'cpu_us_io_by_round': dict(zip((1, 2, 3), cpu))}
+    verdict, _, bad = report.static_vs_auto([
+        row('off', [100, 120, 90], [10, 10, 10]), row('auto', [100, 120, 90], [12, 12, 12]),
+        row('off2', [200, 200, 200], [1, 1, 1]),
+        row('on', [125, 150, 112.5], [12, 12, 12]),
+        row('threaded', [130, 108, 99], [12, 12, 12])])
+    res.append(('report.static-vs-auto', verdict == 'MISSED' and len(bad) == 2 and
+                bad[0].startswith('ahci fast qd32 off/auto cpu_us_io 0.83x') and
+                bad[1].startswith('ahci fast qd32 on/auto iops 1.25x')))
+    res.append(('report.static-vs-auto-in-summary',
+                'no static setting better than auto' in summ))
     res.append(('report.plots', all(os.path.isfile(os.path.join(run, n)) for n in
                                     ('sweep-irq.png', 'sweep-p99.png', 'sweep-cpu.png', 'net.png'))
                 or not shutil.which('gnuplot')))
