@@ -99,10 +99,15 @@ cross-check: apply
 results:
 	$(Q)d=$$(readlink -f $(BUILD_DIR)/results/latest) && [ -f "$$d/figures.txt" ] || \
 		{ echo 'no make run results in $(BUILD_DIR)/results/latest' >&2; exit 1; }; \
-	mkdir -p results && find results -maxdepth 1 -type f ! -name noise-study.txt -delete && \
+	mkdir -p results && find results -maxdepth 1 -type f ! -name noise-study.txt \
+		! -name 'mmio*' -delete && \
 	cp "$$d"/results.txt "$$d"/summary.txt "$$d"/figures.txt "$$d"/results.csv \
 		"$$d"/results-rounds.csv "$$d"/run-info.txt "$$d"/*.png results/ && \
 	echo "results/: from $$d"
+	$(Q)m=$$(readlink -f $(BUILD_DIR)/results/latest-mmio) && [ -f "$$m/mmio.txt" ] || exit 0; \
+	cp "$$m"/mmio.txt "$$m"/mmio-figures.txt results/ && \
+	cp "$$m"/run-info.txt results/mmio-run-info.txt && \
+	echo "results/mmio.txt: from $$m"
 
 clean:
 	rm -rf $(BUILD_DIR)/runs

@@ -10,7 +10,9 @@ directory and copied to results/ by 'make results', with results.txt, summary.tx
 and the run's kernel, series and QEMU command in run-info.txt).  FIGURES=path
 overrides it.  Each line is "KEY = VALUE", KEY being DEVICE.REGIME.JOB.MODE.METRIC
 (e.g. mptsas-intx.fast.qd32.auto.irq_io) for the median and KEY.ratio for the ratio
-to the baseline with its 90% interval ("0.28x [0.25-0.31]").
+to the baseline with its 90% interval ("0.28x [0.25-0.31]").  Beside it,
+mmio-figures.txt of a BENCH=mmio run (tests/mmio-count.py) adds the register accesses
+per I/O, mmio.DEVICE.REGIME.JOB.MODE.mmio_io and its .ratio to off.
 
 How to quote:
   - cover-letter.txt and the commit messages (*/commits/*.txt): write {fig:KEY};
@@ -20,8 +22,9 @@ How to quote:
     comment naming the key, `0.28x [0.25-0.31]`<!-- fig:KEY --> (backquotes
     optional); the value must equal the key's.  A code span containing "fig:" is an
     example of the syntax and is skipped.  A fenced block opened with
-    ```results must consist of lines found verbatim in results/results.txt or
-    results/summary.txt (blank lines and "..." excepted).
+    ```results must consist of lines found verbatim in results/results.txt,
+    results/summary.txt, results/mmio.txt or results/sweep/{results,summary}.txt
+    (blank lines and "..." excepted).
 check (default files: cover-letter.txt, */commits/*.txt, README.md) prints one line
 per bad quote and exits 1 if there is any.
 """
@@ -45,11 +48,12 @@ def results_dir():
 def load():
     path = os.environ.get('FIGURES') or os.path.join(TOP, 'results', 'figures.txt')
     figs = {}
-    if os.path.isfile(path):
-        for line in open(path):
-            if ' = ' in line and not line.startswith('#'):
-                k, v = line.rstrip('\n').split(' = ', 1)
-                figs[k.strip()] = v.strip()
+    for p in (path, os.path.join(os.path.dirname(path), 'mmio-figures.txt')):
+        if os.path.isfile(p):
+            for line in open(p):
+                if ' = ' in line and not line.startswith('#'):
+                    k, v = line.rstrip('\n').split(' = ', 1)
+                    figs[k.strip()] = v.strip()
     return path, figs
 
 
@@ -99,7 +103,8 @@ def check(files):
     fpath, figs = load()
     rdir = results_dir()
     known = set()
-    for name in ('results.txt', 'summary.txt'):
+    for name in ('results.txt', 'summary.txt', 'mmio.txt', 'sweep/results.txt',
+                 'sweep/summary.txt'):
         p = os.path.join(rdir, name)
         if os.path.isfile(p):
             known.update(l.rstrip() for l in open(p))

@@ -28,6 +28,13 @@ for b in ${bench//,/ }; do
 	*) die "BENCH: unknown benchmark '$b' (known: $known)" ;;
 	esac
 done
+# BENCH=mmio traces every register access of the disk controllers in QEMU, which
+# slows them: it runs alone, and its report is counts (tests/mmio-count.py).
+mmio=0
+case ",$bench," in
+,mmio,) mmio=1 ;;
+*,mmio,*) die "BENCH: 'mmio' runs alone (its QEMU trace slows every other benchmark)" ;;
+esac
 [ -n "$diskjobs" ] || die "DISK_JOBS is empty"
 seen_qd32=0
 for j in $diskjobs; do
@@ -78,6 +85,9 @@ extra="irqp.secs=$secs irqp.rounds=$rounds irqp.diskjobs=$(echo $diskjobs | tr '
 [ -n "${DISK_RUNS:-}" ] && extra="$extra irqp.diskruns=$(echo $DISK_RUNS | tr ' ' ,)"
 [ -n "${NET_MODES:-}" ] && extra="$extra irqp.netmodes=$(echo $NET_MODES | tr ' ' ,)"
 [ -n "${NET_JOBS:-}" ] && extra="$extra irqp.netjobs=$(echo $NET_JOBS | tr ' ' ,)"
+if [ $mmio = 1 ]; then
+	export QEMU_TRACE=ahci_mem_read,ahci_mem_write,mptsas_mmio_read,mptsas_mmio_write,pci_cfg_read
+fi
 KERNEL_CMDLINE_EXTRA="$extra ${KERNEL_CMDLINE_EXTRA:-}" \
 	"$IRQP_TOP/tests/qemu-run.sh" -t "${QEMU_TIMEOUT:-$((600 + nb * btimeout))}" -B "$bench" perf ||
 	die "benchmark boot failed" "$RUN_DIR/console.log"
@@ -96,7 +106,14 @@ stage 5 $STAGES "report"
 	echo "qemu: $(cat "$RUN_DIR/qemu-cmd")"
 } >"$RUN_DIR/run-info.txt"
 mkdir -p "$BUILD_DIR/results"
-ln -sfn "$RUN_DIR" "$BUILD_DIR/results/latest"
 python3 "$IRQP_TOP/tests/report.py" "$RUN_DIR" || die "the report found broken records" "$RUN_DIR/results"
+if [ $mmio = 1 ]; then
+	python3 "$IRQP_TOP/tests/mmio-count.py" "$RUN_DIR" || die "no register counts" "$RUN_DIR/qemu-trace.log"
+	# 'make results' takes mmio.txt from here; the timings of this run mean nothing
+	ln -sfn "$RUN_DIR" "$BUILD_DIR/results/latest-mmio"
+	echo "results: $RUN_DIR/mmio.{txt,csv} ($(elapsed))"
+	exit 0
+fi
+ln -sfn "$RUN_DIR" "$BUILD_DIR/results/latest"
 echo "results: $RUN_DIR/{results.txt,summary.txt,figures.txt,results.csv,*.png} ($(elapsed))"
 echo "         'make results' copies them to results/ for a commit (quoted figures: tests/figures.py)"

@@ -384,6 +384,16 @@ snap()
 	} >"$1"
 }
 
+# mmio_mark OFFSET: with MMIO_MARK=1 (bench/mmio.sh), read config byte OFFSET (62: a
+# window begins, 63: it ends) of the host bridge, which QEMU's pci_cfg_read trace event
+# shows; tests/mmio-count.py counts the register accesses between the two.
+mmio_mark()
+{
+	[ "${MMIO_MARK:-0}" = 1 ] || return 0
+	dd if=/sys/bus/pci/devices/0000:00:00.0/config of=/dev/null bs=1 skip="$1" count=1 \
+		2>/dev/null
+}
+
 # window_job NAME "META" WORK "IRQS" "INSTANCES" CMD...: run CMD (fio or iperf3, which
 # must run at least BENCH_RAMP + BENCH_SECONDS + 1 s) in the background; once WORK
 # (see work_count) moves, wait BENCH_RAMP s, then sample every counter at both ends
@@ -407,9 +417,14 @@ window_job()
 	done
 	sleep "$BENCH_RAMP"
 	snap "$d/before" "$work" "$insts"
+	mmio_mark 62
 	spur_watch "$irqs" "$name" >/dev/null 2>&1
 	sleep "$BENCH_SECONDS"
+	mmio_mark 63
 	snap "$d/after" "$work" "$insts"
+	if [ "${MMIO_MARK:-0}" = 1 ]; then
+		echo "$name" >>/results/mmio-windows
+	fi
 	spur_halt
 	echo "unhandled=$SPUR_UNHANDLED" >"$d/spurious"
 	wait "$pid"

@@ -76,9 +76,11 @@ for t in "$here"/trace/*.trace; do
 done
 # The guest's interrupt storm watch, under busybox sh on a fake /proc/irq; the
 # report: window arithmetic, pairing, ratios and bootstrap intervals, targets; and
-# the quoted figures (tests/figures.py).
+# the register counts of BENCH=mmio (tests/mmio-count.py); the quoted figures
+# (tests/figures.py).
 bb=$(command -v busybox || echo /bin/busybox)
-for t in "$bb sh $here/spurious.sh" "python3 $here/report-bench.py" "bash $here/figures.sh"; do
+for t in "$bb sh $here/spurious.sh" "python3 $here/report-bench.py" "python3 $here/mmio-count.py" \
+	"bash $here/figures.sh"; do
 	out=$($t 2>&1)
 	got=0
 	while IFS= read -r line; do
@@ -94,7 +96,7 @@ done
 # make run refuses bad benchmark settings up front, naming the variable.
 tmpb=${TMPDIR:-/tmp}/irqp-unit-build.$$
 for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS=tcp \
-	BENCH=bogus BENCH=ahci,bogus BENCH= DISK_JOBS=qd0 DISK_JOBS=r50 QEMU_SMP=two \
+	BENCH=bogus BENCH=ahci,bogus BENCH= BENCH=ahci,mmio DISK_JOBS=qd0 DISK_JOBS=r50 QEMU_SMP=two \
 	DISK_RUNS=fast DISK_RUNS=defer-2-x DISK_RUNS=defer-0-100; do
 	# BUILD_DIR: nothing may be written before the refusal
 	out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" "$bad" timeout 60 bash "$top/tests/run.sh" 2>&1)
