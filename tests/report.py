@@ -31,6 +31,7 @@ import csv
 import json
 import math
 import os
+import re
 import random
 import subprocess
 import sys
@@ -401,6 +402,16 @@ def targets(merged):
     disk = [m for m in merged if m['kind'] == 'disk']
     net = [m for m in merged if m['kind'] == 'net']
 
+    # the A/A control of each cell, to tell a miss from the noise of its cell
+    aas = {(m['kind'], m['dev'], m['regime'], m['job']): m for m in merged
+           if m['mode'] == BASELINE[m['kind']][1]}
+
+    def aa_note(m, key):
+        a = aas.get((m['kind'], m['dev'], m['regime'], m['job']))
+        if a is None or a is m or a.get(key + '_ratio') is None:
+            return ''
+        return ' (A/A %s)' % fmt_ratio(a, key, always=True)
+
     def check(desc, rows, conds, use_ci=False, reach=False):
         """use_ci: the whole interval within [lo, hi] (A/A); reach: "not worse", the
         interval reaches the threshold; otherwise the median within [lo, hi]."""
@@ -416,7 +427,7 @@ def targets(merged):
                     vals = (ci[1], ci[0])
                 ok = r == r and vals[0] >= lo and vals[1] <= hi
                 txt = '%s %s %s %s' % (m['dev'], m['regime'], m['job'], m['mode']) + \
-                    ' %s %s' % (key, fmt_ratio(m, key, always=True))
+                    ' %s %s' % (key, fmt_ratio(m, key, always=True)) + aa_note(m, key)
                 if not ok:
                     bad.append(txt)
         res.append((('MET' if not bad else 'MISSED') if rows else 'NOT RUN', desc, bad))
@@ -437,7 +448,7 @@ def targets(merged):
           q, [('irq_io', 0, 0.3), ('cpu_us_io', 0, 0.85)])
     check('mptsas fast QD32 auto: CPU/IO better than off (interval below 1.0)',
           q, [('cpu_us_io', 0, 0.99999)], use_ci=True)
-    res.append(static_vs_auto(disk))
+    res.append(static_vs_auto(disk, aa_note))
     naa = [m for m in net if m['mode'] == BASELINE['net'][1]]
     check('A/A noise floor (network): 90% interval of virtio_net2/virtio_net within +-10% '
           'for Gbit/s, +-5% for irq/GB', naa, [('gbit_s', 0.9, 1.1), ('irq_gb', 0.95, 1.05)],
@@ -449,7 +460,7 @@ def targets(merged):
     return res
 
 
-def static_vs_auto(disk):
+def static_vs_auto(disk, aa_note=lambda m, key: ''):
     """Target: no static setting (off, on, threaded or a fixed deferral) better than
     auto by more than 5% on IOPS or CPU per I/O, at every job of every target.  Per
     round, the static mode's value over auto's in the same round (not through their
@@ -473,8 +484,15 @@ def static_vs_auto(disk):
             beyond = g > 1.05 if better > 0 else g < 1 / 1.05
             if beyond and significant(ci):
                 bad.append('%s %s %s %s/auto %s %.2fx [%.2f-%.2f]' % (
-                    m['dev'], m['regime'], m['job'], m['mode'], key, g, ci[0], ci[1]))
+                    m['dev'], m['regime'], m['job'], m['mode'], key, g, ci[0], ci[1]) +
+                    aa_note(m, key))
     return (('MET' if not bad else 'MISSED') if seen else 'NOT RUN', desc, bad)
+
+
+def aa_beyond(line):
+    """A target's miss line: does its ratio lie outside its cell's A/A interval?"""
+    m = re.search(r' (\d+\.\d+)x \[[\d.]+-[\d.]+\] \(A/A [\d.]+x \[([\d.]+)-([\d.]+)\]\)$', line)
+    return bool(m) and not float(m.group(2)) <= float(m.group(1)) <= float(m.group(3))
 
 
 def summary(run, merged, timers):
@@ -498,6 +516,10 @@ def summary(run, merged, timers):
             out.append('            %s' % b)
         if len(bad) > 12:
             out.append('            ... and %d more' % (len(bad) - 12))
+        beyond = [b for b in bad if aa_beyond(b)]
+        if bad and any('(A/A ' in b for b in bad):
+            out.append('            %d of %d outside the A/A interval of their cell'
+                       % (len(beyond), len(bad)))
     out.append('')
     key = [m for m in merged if m['mode'] in ('on', 'auto', 'sample-on', 'sample-auto') and
            m['job'] in ('qd32', 'qd1', 'send', 'receive')]
