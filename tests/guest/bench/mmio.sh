@@ -4,7 +4,7 @@
 # targets in modes off, on and auto, one round, with every window marked for QEMU's
 # trace of the controllers' register handlers (mmio_mark in /irqp/lib.sh; counted by
 # tests/mmio-count.py).  The trace slows QEMU's device models, so this run's timings
-# mean nothing: it gives counts only.  One round: the trace writes about 1 GB per round.
+# mean nothing: it gives counts only.  One round: the trace writes about 150 MB.
 MMIO_MARK=1
 BENCH_RUNS="off on auto"
 BENCH_ROUNDS=1
