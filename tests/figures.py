@@ -12,7 +12,9 @@ overrides it.  Each line is "KEY = VALUE", KEY being DEVICE.REGIME.JOB.MODE.METR
 (e.g. mptsas-intx.fast.qd32.auto.irq_io) for the median and KEY.ratio for the ratio
 to the baseline with its 90% interval ("0.28x [0.25-0.31]").  Beside it,
 mmio-figures.txt of a BENCH=mmio run (tests/mmio-count.py) adds the register accesses
-per I/O, mmio.DEVICE.REGIME.JOB.MODE.mmio_io and its .ratio to off.
+per I/O, mmio.DEVICE.REGIME.JOB.MODE.mmio_io and its .ratio to off, and
+results/sweep/figures.txt, the committed full load sweep (make run BENCH=sweep),
+adds its figures with the prefix "sweep." (sweep.ahci.fast.qd8.auto.iops.ratio).
 
 How to quote:
   - cover-letter.txt and the commit messages (*/commits/*.txt): write {fig:KEY};
@@ -48,12 +50,14 @@ def results_dir():
 def load():
     path = os.environ.get('FIGURES') or os.path.join(TOP, 'results', 'figures.txt')
     figs = {}
-    for p in (path, os.path.join(os.path.dirname(path), 'mmio-figures.txt')):
+    rdir = os.path.dirname(path)
+    for p, prefix in ((path, ''), (os.path.join(rdir, 'mmio-figures.txt'), ''),
+                      (os.path.join(rdir, 'sweep', 'figures.txt'), 'sweep.')):
         if os.path.isfile(p):
             for line in open(p):
                 if ' = ' in line and not line.startswith('#'):
                     k, v = line.rstrip('\n').split(' = ', 1)
-                    figs[k.strip()] = v.strip()
+                    figs[prefix + k.strip()] = v.strip()
     return path, figs
 
 

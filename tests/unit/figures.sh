@@ -22,6 +22,11 @@ device       regime job   mode   IOPS
 ahci         fast   qd32  off    500
 X
 : >"$tmp/summary.txt"
+# BENCH=mmio counts and the committed load sweep (keys prefixed "sweep.")
+echo 'mmio.ahci.fast.qd32.on.mmio_io = 7.18' >"$tmp/mmio-figures.txt"
+mkdir -p "$tmp/sweep"
+echo 'ahci.fast.qd8.auto.iops.ratio = 0.81x [0.75-0.87]' >"$tmp/sweep/figures.txt"
+echo 'ahci         fast   qd8   auto   410' >"$tmp/sweep/summary.txt"
 export FIGURES=$tmp/figures.txt
 t()
 {
@@ -32,6 +37,9 @@ printf 'auto: {fig:ahci.fast.qd32.auto.irq_io.ratio} interrupts per I/O.\n' >"$t
 printf 'ahci auto `0.36x [0.35-0.38]`<!-- fig:ahci.fast.qd32.auto.irq_io.ratio -->\n' >>"$tmp/good.txt"
 printf '```results\nahci         fast   qd32  off    500\n...\n```\n' >>"$tmp/good.txt"
 printf 'syntax: `{fig:KEY}` and `VALUE<!-- fig:KEY -->`\n' >>"$tmp/good.txt"
+printf 'on: {fig:mmio.ahci.fast.qd32.on.mmio_io}; QD8 {fig:sweep.ahci.fast.qd8.auto.iops.ratio}\n' \
+	>>"$tmp/good.txt"
+printf '```results\nahci         fast   qd8   auto   410\n```\n' >>"$tmp/good.txt"
 python3 "$fig" check "$tmp/good.txt" >"$tmp/out" 2>&1
 t $? good-quotes
 [ "$(python3 "$fig" expand "$tmp/good.txt" | head -n 1)" = \
@@ -48,6 +56,7 @@ bad()
 bad unknown-key 'x\n{fig:ahci.fast.qd1.auto.irq_io}\n' 2
 bad wrong-value 'ahci `0.30x [0.35-0.38]`<!-- fig:ahci.fast.qd32.auto.irq_io.ratio -->\n' 1
 bad inline-unknown '0.4<!-- fig:nope -->\n' 1
+bad sweep-key-unprefixed 'x\n{fig:ahci.fast.qd8.auto.iops.ratio}\n' 2
 bad results-block '```results\nahci         fast   qd32  off    501\n```\n' 2
 python3 "$fig" expand "$tmp/bad.txt" >/dev/null 2>&1 && false
 printf '{fig:nope}\n' >"$tmp/bad.txt"
