@@ -127,7 +127,8 @@ def count(run):
 
 
 def merge(rows):
-    """Median over rounds per device, regime, job and mode."""
+    """Median over rounds per device, regime, job and mode, and the ratio of the
+    accesses per I/O to off of the same device, regime and job."""
     groups = {}
     for r in rows:
         groups.setdefault((r['dev'], r['regime'], r['job'], r['mode']), []).append(r)
@@ -142,21 +143,23 @@ def merge(rows):
         out.append(m)
     out.sort(key=lambda m: (report.rank(m['dev']), report.rank(m['regime']),
                             report.rank(m['job']), report.rank(m['mode'])))
+    base = {(m['dev'], m['regime'], m['job']): m for m in out if m['mode'] == 'off'}
+    for m in out:
+        b = base.get((m['dev'], m['regime'], m['job']))
+        m['ratio'] = m['mmio_io'] / b['mmio_io'] if b and b['mmio_io'] else None
     return out
 
 
 def table(merged):
-    base = {(m['dev'], m['regime'], m['job']): m for m in merged if m['mode'] == 'off'}
     lines = ['register accesses per I/O (QEMU trace; medians over rounds; '
              'ratio to off of the same job)',
              '%-12s %-5s %-5s %-6s %9s %6s %9s %9s  %s' % (
                  'device', 'reg', 'job', 'mode', 'mmio/IO', 'ratio', 'dev irq', 'polls',
                  'per register')]
     for m in merged:
-        b = base.get((m['dev'], m['regime'], m['job']))
-        ratio = '%.2fx' % (m['mmio_io'] / b['mmio_io']) if b and b['mmio_io'] else '-'
+        ratio = '%.2fx' % m['ratio'] if m['ratio'] is not None else '-'
         regs = ', '.join('%s %.2f' % (k, v) for k, v in
-                         sorted(m['regs'].items(), key=lambda kv: -kv[1]) if v >= 0.005)
+                         sorted(m['regs'].items(), key=lambda kv: (-kv[1], kv[0])) if v >= 0.005)
         lines.append('%-12s %-5s %-5s %-6s %9.2f %6s %9.3f %9.3f  %s' % (
             m['dev'], m['regime'], m['job'], m['mode'], m['mmio_io'], ratio,
             m['dev_irq_io'], m['polls_io'], regs))
@@ -165,14 +168,12 @@ def table(merged):
 
 def figures(merged):
     """mmio.DEVICE.REGIME.JOB.MODE.mmio_io = accesses per I/O, and .ratio to off."""
-    base = {(m['dev'], m['regime'], m['job']): m for m in merged if m['mode'] == 'off'}
     out = []
     for m in merged:
         key = 'mmio.%s.%s.%s.%s.mmio_io' % (m['dev'], m['regime'], m['job'], m['mode'])
         out.append('%s = %.2f' % (key, m['mmio_io']))
-        b = base.get((m['dev'], m['regime'], m['job']))
-        if m['mode'] != 'off' and b and b['mmio_io']:
-            out.append('%s.ratio = %.2fx' % (key, m['mmio_io'] / b['mmio_io']))
+        if m['mode'] != 'off' and m['ratio'] is not None:
+            out.append('%s.ratio = %.2fx' % (key, m['ratio']))
     return out
 
 
