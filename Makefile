@@ -32,6 +32,7 @@ help:
 	@echo '  run             - build the perf kernel, boot it, benchmark polling off/on'
 	@echo '  check           - every test; ends with "N passed, N failed"'
 	@echo '  results         - copy the last make run to results/ (quoted figures come from there)'
+	@echo '                    (RESULTS_SUB=NAME [RUN=dir]: a study of its own, to results/NAME/)'
 	@echo ''
 	@echo 'Steps:'
 	@echo '  deps            - install missing Debian packages (apt-get, as root)'
@@ -96,7 +97,18 @@ cross-check: apply
 	$(Q)$(T)/cross-checks.sh
 
 # The figures quoted in the cover letter, commit messages and README (tests/figures.py).
+# RESULTS_SUB=NAME [RUN=dir]: a study of its own instead, into results/NAME/, quoted
+# with the prefix "NAME." (results/sweep: make run BENCH=sweep).
 results:
+ifneq ($(RESULTS_SUB),)
+	$(Q)case '$(RESULTS_SUB)' in *[!a-z0-9-]*|'') echo 'RESULTS_SUB: lower-case letters, digits, -' >&2; exit 1;; esac; \
+	d=$$(readlink -f $(or $(RUN),$(BUILD_DIR)/results/latest)) && [ -f "$$d/figures.txt" ] || \
+		{ echo 'no make run results in $(or $(RUN),$(BUILD_DIR)/results/latest)' >&2; exit 1; }; \
+	rm -rf results/$(RESULTS_SUB) && mkdir -p results/$(RESULTS_SUB) && \
+	cp "$$d"/results.txt "$$d"/summary.txt "$$d"/figures.txt "$$d"/results.csv \
+		"$$d"/results-rounds.csv "$$d"/run-info.txt "$$d"/*.png results/$(RESULTS_SUB)/ && \
+	echo "results/$(RESULTS_SUB)/: from $$d"
+else
 	$(Q)d=$$(readlink -f $(BUILD_DIR)/results/latest) && [ -f "$$d/figures.txt" ] || \
 		{ echo 'no make run results in $(BUILD_DIR)/results/latest' >&2; exit 1; }; \
 	mkdir -p results && find results -maxdepth 1 -type f ! -name noise-study.txt \
@@ -108,6 +120,7 @@ results:
 	cp "$$m"/mmio.txt "$$m"/mmio-figures.txt results/ && \
 	cp "$$m"/run-info.txt results/mmio-run-info.txt && \
 	echo "results/mmio.txt: from $$m"
+endif
 
 clean:
 	rm -rf $(BUILD_DIR)/runs

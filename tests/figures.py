@@ -13,8 +13,9 @@ overrides it.  Each line is "KEY = VALUE", KEY being DEVICE.REGIME.JOB.MODE.METR
 to the baseline with its 90% interval ("0.28x [0.25-0.31]").  Beside it,
 mmio-figures.txt of a BENCH=mmio run (tests/mmio-count.py) adds the register accesses
 per I/O, mmio.DEVICE.REGIME.JOB.MODE.mmio_io and its .ratio to off, and
-results/sweep/figures.txt, the committed full load sweep (make run BENCH=sweep),
-adds its figures with the prefix "sweep." (sweep.ahci.fast.qd8.auto.iops.ratio).
+each study committed in a directory of its own (make results RESULTS_SUB=NAME), such
+as results/sweep/figures.txt, the full load sweep (make run BENCH=sweep), adds its
+figures with the prefix "NAME." (sweep.ahci.fast.qd8.auto.iops.ratio).
 
 How to quote:
   - cover-letter.txt and the commit messages (*/commits/*.txt): write {fig:KEY};
@@ -25,7 +26,7 @@ How to quote:
     optional); the value must equal the key's.  A code span containing "fig:" is an
     example of the syntax and is skipped.  A fenced block opened with
     ```results must consist of lines found verbatim in results/results.txt,
-    results/summary.txt, results/mmio.txt or results/sweep/{results,summary}.txt
+    results/summary.txt, results/mmio.txt or a study's NAME/{results,summary}.txt
     (blank lines and "..." excepted).
 check (default files: cover-letter.txt, */commits/*.txt, README.md) prints one line
 per bad quote and exits 1 if there is any.
@@ -47,12 +48,20 @@ def results_dir():
     return os.path.dirname(f) if f else os.path.join(TOP, 'results')
 
 
+def studies(rdir):
+    """The studies committed in directories of their own: results/NAME/figures.txt."""
+    if not os.path.isdir(rdir):
+        return []
+    return sorted(d for d in os.listdir(rdir)
+                  if os.path.isfile(os.path.join(rdir, d, 'figures.txt')))
+
+
 def load():
     path = os.environ.get('FIGURES') or os.path.join(TOP, 'results', 'figures.txt')
     figs = {}
     rdir = os.path.dirname(path)
-    for p, prefix in ((path, ''), (os.path.join(rdir, 'mmio-figures.txt'), ''),
-                      (os.path.join(rdir, 'sweep', 'figures.txt'), 'sweep.')):
+    for p, prefix in [(path, ''), (os.path.join(rdir, 'mmio-figures.txt'), '')] + \
+            [(os.path.join(rdir, d, 'figures.txt'), d + '.') for d in studies(rdir)]:
         if os.path.isfile(p):
             for line in open(p):
                 if ' = ' in line and not line.startswith('#'):
@@ -107,8 +116,8 @@ def check(files):
     fpath, figs = load()
     rdir = results_dir()
     known = set()
-    for name in ('results.txt', 'summary.txt', 'mmio.txt', 'sweep/results.txt',
-                 'sweep/summary.txt'):
+    for name in ['results.txt', 'summary.txt', 'mmio.txt'] + \
+            [d + '/' + f for d in studies(rdir) for f in ('results.txt', 'summary.txt')]:
         p = os.path.join(rdir, name)
         if os.path.isfile(p):
             known.update(l.rstrip() for l in open(p))

@@ -22,11 +22,16 @@ device       regime job   mode   IOPS
 ahci         fast   qd32  off    500
 X
 : >"$tmp/summary.txt"
-# BENCH=mmio counts and the committed load sweep (keys prefixed "sweep.")
+# BENCH=mmio counts, and studies in directories of their own (keys prefixed "NAME."):
+# the load sweep and another; a directory without figures.txt is no study
 echo 'mmio.ahci.fast.qd32.on.mmio_io = 7.18' >"$tmp/mmio-figures.txt"
 mkdir -p "$tmp/sweep"
 echo 'ahci.fast.qd8.auto.iops.ratio = 0.81x [0.75-0.87]' >"$tmp/sweep/figures.txt"
 echo 'ahci         fast   qd8   auto   410' >"$tmp/sweep/summary.txt"
+mkdir -p "$tmp/mid-qd" "$tmp/plots"
+echo 'ahci.fast.qd4.auto.iops.ratio = 0.86x [0.79-0.94]' >"$tmp/mid-qd/figures.txt"
+echo 'ahci         fast   qd4   auto   4433' >"$tmp/mid-qd/results.txt"
+echo 'ahci         fast   qd4   auto   4433' >"$tmp/plots/results.txt"
 export FIGURES=$tmp/figures.txt
 t()
 {
@@ -40,6 +45,8 @@ printf 'syntax: `{fig:KEY}` and `VALUE<!-- fig:KEY -->`\n' >>"$tmp/good.txt"
 printf 'on: {fig:mmio.ahci.fast.qd32.on.mmio_io}; QD8 {fig:sweep.ahci.fast.qd8.auto.iops.ratio}\n' \
 	>>"$tmp/good.txt"
 printf '```results\nahci         fast   qd8   auto   410\n```\n' >>"$tmp/good.txt"
+printf 'QD4 {fig:mid-qd.ahci.fast.qd4.auto.iops.ratio}\n' >>"$tmp/good.txt"
+printf '```results\nahci         fast   qd4   auto   4433\n```\n' >>"$tmp/good.txt"
 python3 "$fig" check "$tmp/good.txt" >"$tmp/out" 2>&1
 t $? good-quotes
 [ "$(python3 "$fig" expand "$tmp/good.txt" | head -n 1)" = \
@@ -58,6 +65,10 @@ bad wrong-value 'ahci `0.30x [0.35-0.38]`<!-- fig:ahci.fast.qd32.auto.irq_io.rat
 bad inline-unknown '0.4<!-- fig:nope -->\n' 1
 bad sweep-key-unprefixed 'x\n{fig:ahci.fast.qd8.auto.iops.ratio}\n' 2
 bad results-block '```results\nahci         fast   qd32  off    501\n```\n' 2
+bad study-key-unprefixed 'x\n{fig:ahci.fast.qd4.auto.iops.ratio}\n' 2
+bad not-a-study 'x\ny\n{fig:plots.ahci.fast.qd4.auto.iops.ratio}\n' 3
+echo 'ahci         fast   qd2   auto   4000' >"$tmp/plots/results.txt"
+bad not-a-study-block '```results\nahci         fast   qd2   auto   4000\n```\n' 2
 python3 "$fig" expand "$tmp/bad.txt" >/dev/null 2>&1 && false
 printf '{fig:nope}\n' >"$tmp/bad.txt"
 ! python3 "$fig" expand "$tmp/bad.txt" >/dev/null 2>&1
