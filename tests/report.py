@@ -276,7 +276,7 @@ def merge(rows):
                 m[key + '_rounds'] = rat
                 m[key + '_ratio'] = geomean(rat)
                 m[key + '_ratio_ci'] = bootstrap(rat, geomean)
-        for k in set(k for r in g for k in r['per']):
+        for k in sorted(set(k for r in g for k in r['per'])):
             m['per_' + k] = median([r['per'].get(k, 0) for r in g])
         m['unhandled'] = median([r['unhandled'] for r in g])
         m['reaped_poll'] = median([r['reaped_poll'] for r in g])

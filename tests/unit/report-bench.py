@@ -178,6 +178,14 @@ def main():
     res.append(('report.plots', all(os.path.isfile(os.path.join(run, n)) for n in
                                     ('sweep-irq.png', 'sweep-p99.png', 'sweep-cpu.png', 'net.png'))
                 or not shutil.which('gnuplot')))
+    # the same records give the same files whatever the hash seed (column order)
+    same = []
+    for seed in ('1', '2', '3'):
+        subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'report.py'), run],
+                       capture_output=True, env=dict(os.environ, PYTHONHASHSEED=seed))
+        same.append(tuple(open(os.path.join(run, n)).read()
+                          for n in ('results.csv', 'figures.txt', 'results.txt')))
+    res.append(('report.deterministic', len(set(same)) == 1))
     bad = 0
     for name, ok in res:
         print('%s %s' % ('ok' if ok else 'not ok', name))
