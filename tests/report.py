@@ -13,7 +13,9 @@ the measured window) and writes into RUN_DIR:
                   paired baseline with its 90% bootstrap interval, then the counters
   summary.txt     run info, the A/A noise floor, the targets met or missed
   figures.txt     every figure as "KEY = VALUE", the file quotes are checked against
-                  (tests/figures.py)
+                  (tests/figures.py); beside the table's, the counters per unit of
+                  work (KEY.per_*), reaped per poll and busy_cpus (guest CPU-seconds
+                  per second over all vCPUs, the median over rounds)
   results.csv     one row per device, regime, job and mode (medians, ratios, intervals)
   results-rounds.csv  every measured run
   sweep-irq.png, sweep-p99.png, sweep-cpu.png, net.png  (gnuplot)
@@ -176,6 +178,9 @@ def read_record(d):
     row['unhandled'] = int(read_kv(sp).get('unhandled', 0)) if os.path.isfile(sp) else 0
     row['raw'] = c
     row['reaped_poll'] = c['reaped'] / float(c['polls']) if c['polls'] else float('nan')
+    # CPU-seconds per second over all vCPUs: near one at a closed-loop job whose single
+    # submitting thread saturates its vCPU
+    row['busy_cpus'] = c['cpu_us'] / 1e6 / dt
     if meta['kind'] == 'disk':
         unit = float(work)                      # I/Os
         row['iops'] = work / dt
@@ -280,6 +285,7 @@ def merge(rows):
             m['per_' + k] = median([r['per'].get(k, 0) for r in g])
         m['unhandled'] = median([r['unhandled'] for r in g])
         m['reaped_poll'] = median([r['reaped_poll'] for r in g])
+        m['busy_cpus'] = median([r['busy_cpus'] for r in g])
         m['window_s'] = median([r['window_s'] for r in g])
         out.append(m)
     out.sort(key=lambda m: (m['kind'], rank(m['dev']), rank(m['regime']), rank(m['job']),
@@ -392,6 +398,7 @@ def figures(merged):
         rp = m.get('reaped_poll', float('nan'))
         if rp == rp:
             out.append('%s = %.2f' % (fig_key(m, 'reaped_poll'), rp))
+        out.append('%s = %.2f' % (fig_key(m, 'busy_cpus'), m['busy_cpus']))
     return out
 
 
@@ -558,6 +565,7 @@ def csv_rows(merged):
             if k.startswith('per_'):
                 r[k] = m[k]
         r['reaped_poll'] = m['reaped_poll']
+        r['busy_cpus'] = m['busy_cpus']
         r['unhandled'] = m['unhandled']
         out.append(r)
     return out

@@ -121,6 +121,8 @@ def main():
     res.append(('report.device-irq-per-io', abs(f(off, 'dev_irq_io') - 1.0) < 1e-6))
     # CPU: (20+40+10+10) ticks = 800000 us over 1000 I/Os
     res.append(('report.cpu-per-io', abs(f(off, 'cpu_us_io') - 800) < 1e-6))
+    # the same 800000 us over the 2 s window: 0.4 vCPUs busy
+    res.append(('report.busy-cpus', abs(f(off, 'busy_cpus') - 0.4) < 1e-6))
     res.append(('report.cpu-split', abs(f(off, 'per_hardirq_us') - 100) < 1e-6 and
                 abs(f(off, 'per_user_us') - 200) < 1e-6))
     res.append(('report.softirq-per-io', abs(f(off, 'per_sirq_irq_poll') - 0.5) < 1e-6))
