@@ -93,6 +93,12 @@ for t in "$bb sh $here/spurious.sh" "python3 $here/report-bench.py" "python3 $he
 	[ $got -gt 0 ] || res 1 "${t##*/}.ran"
 done
 
+# docs-dev/auto-model.md quotes what its model script prints, as it prints it.
+out=$(python3 "$top/docs-dev/auto-model.py" 2>&1)
+doc=$(sed -n '/^    closed loops/,/^$/p' "$top/docs-dev/auto-model.md" | sed -e 's/^    //' -e '/^$/d')
+[ -n "$doc" ] && [ "$out" = "$doc" ]
+res $? docs-dev.auto-model
+
 # make run refuses bad benchmark settings up front, naming the variable.
 tmpb=${TMPDIR:-/tmp}/irqp-unit-build.$$
 for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS=tcp \
