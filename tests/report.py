@@ -178,8 +178,7 @@ def read_record(d):
     row['unhandled'] = int(read_kv(sp).get('unhandled', 0)) if os.path.isfile(sp) else 0
     row['raw'] = c
     row['reaped_poll'] = c['reaped'] / float(c['polls']) if c['polls'] else float('nan')
-    # CPU-seconds per second over all vCPUs: near one at a closed-loop job whose single
-    # submitting thread saturates its vCPU
+    # CPU-seconds per second over all vCPUs: whether the guest had time to spare
     row['busy_cpus'] = c['cpu_us'] / 1e6 / dt
     if meta['kind'] == 'disk':
         unit = float(work)                      # I/Os
