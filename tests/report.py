@@ -14,8 +14,9 @@ the measured window) and writes into RUN_DIR:
   summary.txt     run info, the A/A noise floor, the targets met or missed
   figures.txt     every figure as "KEY = VALUE", the file quotes are checked against
                   (tests/figures.py); beside the table's, the counters per unit of
-                  work (KEY.per_*), reaped per poll and busy_cpus (guest CPU-seconds
-                  per second over all vCPUs, the median over rounds)
+                  work (KEY.per_*), reaped per poll, busy_cpus (guest CPU-seconds
+                  per second over all vCPUs) and busy_max_vcpu (the busiest vCPU's
+                  busy share of the window), medians over rounds
   results.csv     one row per device, regime, job and mode (medians, ratios, intervals)
   results-rounds.csv  every measured run
   sweep-irq.png, sweep-p99.png, sweep-cpu.png, net.png  (gnuplot)
@@ -116,6 +117,13 @@ def parse_snap(path):
             sec[cur].append(line)
     cpu = next(l.split() for l in sec['stat'] if l.startswith('cpu '))
     v = [int(x) for x in cpu[1:]]
+    # busy ticks of each vCPU (the cpuN lines): user, nice, system, irq, softirq
+    vcpu = {}
+    for l in sec['stat']:
+        f = l.split()
+        if re.match(r'cpu\d+$', f[0] if f else ''):
+            n = [int(x) for x in f[1:8]]
+            vcpu[f[0]] = n[0] + n[1] + n[2] + n[5] + n[6]
     poll = {}
     for line in sec.get('poll', []):
         f = line.split()
@@ -128,6 +136,7 @@ def parse_snap(path):
         'softirq': parse_table(sec['softirqs']),
         # user nice system idle iowait irq softirq steal ...
         'cpu': {'user': v[0] + v[1], 'sys': v[2], 'hardirq': v[5], 'softirq': v[6]},
+        'vcpu': vcpu,
         'poll': poll,
     }
 
@@ -180,6 +189,9 @@ def read_record(d):
     row['reaped_poll'] = c['reaped'] / float(c['polls']) if c['polls'] else float('nan')
     # CPU-seconds per second over all vCPUs: whether the guest had time to spare
     row['busy_cpus'] = c['cpu_us'] / 1e6 / dt
+    # and the busiest vCPU's share of the window: below one, no vCPU was saturated
+    row['busy_max_vcpu'] = max([(a['vcpu'][k] - b['vcpu'].get(k, 0)) / float(USER_HZ) / dt
+                                for k in a['vcpu']] or [float('nan')])
     if meta['kind'] == 'disk':
         unit = float(work)                      # I/Os
         row['iops'] = work / dt
@@ -285,6 +297,7 @@ def merge(rows):
         m['unhandled'] = median([r['unhandled'] for r in g])
         m['reaped_poll'] = median([r['reaped_poll'] for r in g])
         m['busy_cpus'] = median([r['busy_cpus'] for r in g])
+        m['busy_max_vcpu'] = median([r['busy_max_vcpu'] for r in g])
         m['window_s'] = median([r['window_s'] for r in g])
         out.append(m)
     out.sort(key=lambda m: (m['kind'], rank(m['dev']), rank(m['regime']), rank(m['job']),
@@ -398,6 +411,8 @@ def figures(merged):
         if rp == rp:
             out.append('%s = %.2f' % (fig_key(m, 'reaped_poll'), rp))
         out.append('%s = %.2f' % (fig_key(m, 'busy_cpus'), m['busy_cpus']))
+        if m['busy_max_vcpu'] == m['busy_max_vcpu']:
+            out.append('%s = %.2f' % (fig_key(m, 'busy_max_vcpu'), m['busy_max_vcpu']))
     return out
 
 
@@ -565,6 +580,7 @@ def csv_rows(merged):
                 r[k] = m[k]
         r['reaped_poll'] = m['reaped_poll']
         r['busy_cpus'] = m['busy_cpus']
+        r['busy_max_vcpu'] = m['busy_max_vcpu']
         r['unhandled'] = m['unhandled']
         out.append(r)
     return out

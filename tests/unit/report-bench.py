@@ -34,11 +34,13 @@ def snap(uptime, work, dev, loc, cal, res, tlb, irq_poll, ticks, polls=0, reaped
             'TLB: %s TLB shootdowns\nERR: 0\nMIS: 0\n'
             '== softirqs\n                    CPU0       CPU1\n          HI: 0 0\n'
             '       TIMER: %s\n    IRQ_POLL: %s\n     HRTIMER: %s\n'
-            '== stat\ncpu  %d 0 %d 500 0 %d %d 0 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\n'
+            '== stat\ncpu  %d 0 %d 500 0 %d %d 0 0 0\ncpu0 %d 0 0 250 0 0 0 0 0 0\n'
+            'cpu1 0 0 %d 250 0 %d %d 0 0 0\n'
             '== poll\nahci-0000:00:04.0-p0 polls %d\nahci-0000:00:04.0-p0 reaped %d\n'
             'ahci-0000:00:04.0-p1 polls 0\nahci-0000:00:04.0-p1 reaped 0\n'
             % (uptime, work, h(7), h(dev), h(3), h(loc), h(res), h(cal), h(tlb), h(loc), h(irq_poll),
-               h(1), ticks[0], ticks[1], ticks[2], ticks[3], polls, reaped))
+               h(1), ticks[0], ticks[1], ticks[2], ticks[3], ticks[0], ticks[1], ticks[2], ticks[3],
+               polls, reaped))
 
 
 def record(run, name, meta, before, after, out):
@@ -123,6 +125,8 @@ def main():
     res.append(('report.cpu-per-io', abs(f(off, 'cpu_us_io') - 800) < 1e-6))
     # the same 800000 us over the 2 s window: 0.4 vCPUs busy
     res.append(('report.busy-cpus', abs(f(off, 'busy_cpus') - 0.4) < 1e-6))
+    # cpu0 had the user time (20 ticks), cpu1 the rest (60): the busiest 0.3 of 2 s
+    res.append(('report.busy-max-vcpu', abs(f(off, 'busy_max_vcpu') - 0.3) < 1e-6))
     res.append(('report.cpu-split', abs(f(off, 'per_hardirq_us') - 100) < 1e-6 and
                 abs(f(off, 'per_user_us') - 200) < 1e-6))
     res.append(('report.softirq-per-io', abs(f(off, 'per_sirq_irq_poll') - 0.5) < 1e-6))
