@@ -101,7 +101,14 @@ stage 5 $STAGES "report"
 	echo "kernel: $(make -s -C "$WORKTREE" O="$BUILD_DIR/out/perf" kernelrelease 2>/dev/null)"
 	echo "series: $(git -C "$WORKTREE" log --oneline pristine..HEAD | wc -l) patches, $(cat "$SRC_DIR/applied")"
 	echo "config: $(sha256sum "$BUILD_DIR/out/perf/.config" | cut -c1-16)"
-	echo "setup: ${QEMU_SMP:-2} vCPUs, ${QEMU_ICOUNT:+icount $QEMU_ICOUNT, }accel ${QEMU_ACCEL:-tcg,thread=multi}${QEMU_PIN:+, pinned}, host cores: $(nproc); BENCH=$bench, ${secs}s windows, $rounds rounds, disk jobs: $diskjobs, fast regime: null-co latency ${FAST_LATENCY_NS:-20000} ns"
+	# benchmarks that fix their own jobs, runs or rounds (tests/guest/bench/)
+	own=
+	for b in $(echo "$bench" | tr , ' '); do
+		case $b in sweep | ahci-sweep | aa | mmio) own="$own bench/$b.sh" ;; esac
+	done
+	pin=
+	[ "${QEMU_PIN:-0}" = 1 ] && pin=", pinned"
+	echo "setup: ${QEMU_SMP:-2} vCPUs, ${QEMU_ICOUNT:+icount $QEMU_ICOUNT, }accel ${QEMU_ACCEL:-tcg,thread=multi}$pin, host cores: $(nproc); BENCH=$bench, ${secs}s windows, $rounds rounds, disk jobs: $diskjobs${DISK_RUNS:+, runs: $DISK_RUNS}${own:+ (their own jobs, runs or rounds in$own)}, fast regime: null-co latency ${FAST_LATENCY_NS:-20000} ns"
 	echo "elapsed at report: $(elapsed)"
 	echo "qemu: $(cat "$RUN_DIR/qemu-cmd")"
 } >"$RUN_DIR/run-info.txt"
