@@ -14,7 +14,7 @@ set -eu
 rounds=${BENCH_ROUNDS:-3}
 secs=${BENCH_SECONDS:-2}
 bench=${BENCH-ahci,mptsas,net}
-diskjobs=${DISK_JOBS-qd32 r50 qd1}
+diskjobs=${DISK_JOBS-qd32 r50 qd4 qd1}
 for v in "BENCH_SECONDS=$secs" "BENCH_ROUNDS=$rounds" "QEMU_SMP=${QEMU_SMP:-2}"; do
 	case "${v#*=}" in
 	'' | *[!0-9]* | 0*) die "${v%%=*} must be a positive whole number, not '${v#*=}'" ;;

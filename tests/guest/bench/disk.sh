@@ -6,7 +6,7 @@
 # Usage: disk.sh TARGET...
 #   DISK_JOBS   jobs, in this order: qdN (fio iodepth N, saturation) and rP (QD32
 #               limited by fio rate_iops to P% of the IOPS of "off" at QD32 in round 1
-#               on the same target; needs qd32 first).  Default "qd32 r50 qd1".
+#               on the same target; needs qd32 first).  Default "qd32 r50 qd4 qd1".
 #   BENCH_RUNS  runs per job and round (default "off on auto off2"): "off2" is a second
 #               "off", the A/A control.  Every other round runs them in reverse order,
 #               so each mode keeps the same "off" run next to it (the report pairs each
@@ -14,7 +14,7 @@
 #   BENCH_ROUNDS rounds (default 1), each over every target and job.
 . /irqp/lib.sh
 [ $# -gt 0 ] || { echo "usage: disk.sh TARGET..."; exit 2; }
-JOBS=${DISK_JOBS:-qd32 r50 qd1}
+JOBS=${DISK_JOBS:-qd32 r50 qd4 qd1}
 RUNS=${BENCH_RUNS:-off on auto off2}
 ROUNDS=${BENCH_ROUNDS:-1}
 rc=0
