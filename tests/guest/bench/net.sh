@@ -37,6 +37,10 @@ net_bench()
 	addr=$(pci_addr_of "/sys/class/net/$NET_IF/device")
 	irqs=$(pci_irqs "$addr")
 	echo "round $round, $mode: $NET_IF at $addr, irqs $irqs"
+	# the offloads in effect: a send path without them costs several times the CPU
+	echo "round $round, $mode: offloads:" $(ethtool -k "$NET_IF" 2>/dev/null |
+		grep -E '^(scatter-gather|tx-checksumming|tcp-segmentation-offload|generic-segmentation-offload|generic-receive-offload):' |
+		tr -d ' ' | tr '\n' ' ')
 	for job in ${NET_JOBS:-send receive}; do
 		dir=rx
 		case $job in
