@@ -190,8 +190,9 @@ def read_record(d):
     # CPU-seconds per second over all vCPUs: whether the guest had time to spare
     row['busy_cpus'] = c['cpu_us'] / 1e6 / dt
     # and the busiest vCPU's share of the window: below one, no vCPU was saturated
-    row['busy_max_vcpu'] = max([(a['vcpu'][k] - b['vcpu'].get(k, 0)) / float(USER_HZ) / dt
-                                for k in a['vcpu']] or [float('nan')])
+    # (a vCPU missing from either sample, hot-plugged in between, is left out)
+    row['busy_max_vcpu'] = max([(a['vcpu'][k] - b['vcpu'][k]) / float(USER_HZ) / dt
+                                for k in a['vcpu'] if k in b['vcpu']] or [float('nan')])
     if meta['kind'] == 'disk':
         unit = float(work)                      # I/Os
         row['iops'] = work / dt
