@@ -12,10 +12,11 @@
  * completions and, for switchable instances, reaps them itself when
  * irq_poll_handoff() says so, which lets cases check that the two paths
  * never overlap.  Schedules are issued inside local_bh_disable() /
- * local_bh_enable() so the softirq runs right there; everything that may
- * run elsewhere (timers, kthreads, other CPUs) is awaited with a bounded
- * wait.  Misuse is reported with pr_err(), not WARN, so none of these
- * cases leaves a splat in the log.
+ * local_bh_enable() so the softirq usually runs right there (not while
+ * ksoftirqd is runnable: 6.1 then leaves the work to it); everything that
+ * may run elsewhere (ksoftirqd, timers, kthreads, other CPUs) is awaited
+ * with a bounded wait.  Misuse is reported with pr_err(), not WARN, so
+ * none of these cases leaves a splat in the log.
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
@@ -1450,25 +1451,72 @@ static void irq_poll_test_auto_parks_and_trials(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ipt_wait_for(ipt_settled(t)));
 }
 
+/*
+ * Spin until @cond or until ktime_get_ns() reaches @end_ns; true if @cond.
+ * No sleep: one can last milliseconds under emulation.  cond_resched()
+ * lets ksoftirqd run when it is due: while it is runnable, 6.1 leaves it
+ * all softirq work, also the poll a schedule from this thread raised.
+ */
+#define ipt_spin_until(cond, end_ns)					\
+({									\
+	bool __ok;							\
+									\
+	while (!(__ok = (cond)) && ktime_get_ns() < (end_ns))		\
+		cond_resched();						\
+	__ok;								\
+})
+
+static void ipt_noop_tasklet(struct tasklet_struct *unused)
+{
+}
+
+/*
+ * Whether ksoftirqd is made runnable (by a tasklet scheduled from this
+ * thread) before the load starts: the softirq then runs in ksoftirqd,
+ * late, until ksoftirqd got the CPU once.
+ */
+static const bool ipt_ksoftirqd_modes[] = { false, true };
+
+static void ipt_ksoftirqd_desc(const bool *woken, char *desc)
+{
+	strscpy(desc, *woken ? "ksoftirqd runnable" : "softirq inline",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ipt_ksoftirqd, ipt_ksoftirqd_modes, ipt_ksoftirqd_desc);
+
 static void irq_poll_test_auto_defers_under_load(struct kunit *test)
 {
+	const bool *woken = test->param_value;
 	struct ipt *t = ipt_new(test, 64, &ipt_ops, 0);
+	struct tasklet_struct tl;
+	bool polled = true;
 	int i;
 
 	KUNIT_ASSERT_EQ(test, ipt_store(t, "mode", "auto"), 4);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	tasklet_setup(&tl, ipt_noop_tasklet);
+	if (*woken)
+		tasklet_schedule(&tl);
 	/*
-	 * Bursts of 8, 50 us apart (spun, not slept: a sleep can last
-	 * milliseconds under emulation, too long for a window to pay):
-	 * polls batch, so the device stays masked a while.
+	 * Bursts of 8, 50 us apart, each polled before the next (by this
+	 * thread's softirq or by ksoftirqd): polls batch, so the device
+	 * stays masked a while.
 	 */
-	for (i = 0; i < 50; i++) {
+	for (i = 0; i < 50 && polled; i++) {
 		u64 next = ktime_get_ns() + 50 * NSEC_PER_USEC;
 
 		ipt_add(t, 8);
 		ipt_sched_sync(t);
-		while (ktime_get_ns() < next)
-			cpu_relax();
+		polled = ipt_spin_until(!atomic_read(&t->queued),
+					ktime_get_ns() +
+					IPT_TIMEOUT_MS * NSEC_PER_MSEC);
+		ipt_spin_until(false, next);
 	}
+	/* Before any assertion returns: the tasklet lives on this stack. */
+	tasklet_kill(&tl);
+	KUNIT_ASSERT_TRUE_MSG(test, polled, "a burst waited %d ms for its poll",
+			      IPT_TIMEOUT_MS);
 	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
 	KUNIT_EXPECT_GT(test, STAT(t, deferrals), 0L);
 	KUNIT_EXPECT_EQ(test, STAT(t, parks), 0L);
@@ -2029,7 +2077,8 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_auto_windows_grow),
 	KUNIT_CASE(irq_poll_test_auto_bursty_rate),
 	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
-	KUNIT_CASE(irq_poll_test_auto_defers_under_load),
+	KUNIT_CASE_PARAM(irq_poll_test_auto_defers_under_load,
+			 ipt_ksoftirqd_gen_params),
 	KUNIT_CASE_PARAM(irq_poll_test_sysctl_input, ipt_sysctl_gen_params),
 	KUNIT_CASE_PARAM(irq_poll_test_sysfs_input, ipt_sysfs_gen_params),
 	KUNIT_CASE(irq_poll_test_sysfs_roundtrip),
