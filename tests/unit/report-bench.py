@@ -94,6 +94,9 @@ def make_run():
             gb = 0.5 if mode == 'sample-on' else 1.0
             b = snap(10.0, 0, 0, 0, 0, 0, 0, 0, (0, 0, 0, 0))
             a = snap(14.0, int(gb * 1e9), 10000, 2000, 0, 0, 0, 0, (100, 100, 0, 0))
+            # a vCPU that only the later sample has (hot-plugged), with all its time
+            # since boot: it must not count as the busiest vCPU of the window
+            a = a.replace('\n== poll\n', '\ncpu2 5000 0 0 0 0 0 0 0 0 0\n== poll\n')
             record(run, 'net-%s-send-r%d' % (mode, rnd),
                    'kind=net\ndev=virtio-net\nregime=tap\njob=send\nmode=%s\nround=%d\nseq=%d\n'
                    'irqs=24\nrc=0\n' % (mode, rnd, seq), b, a,
@@ -127,6 +130,9 @@ def main():
     res.append(('report.busy-cpus', abs(f(off, 'busy_cpus') - 0.4) < 1e-6))
     # cpu0 had the user time (20 ticks), cpu1 the rest (60): the busiest 0.3 of 2 s
     res.append(('report.busy-max-vcpu', abs(f(off, 'busy_max_vcpu') - 0.3) < 1e-6))
+    # virtio_net: cpu0 100 user ticks, cpu1 100 system ticks, over 4 s; cpu2 left out
+    vn = csvrows.get(('virtio-net', 'virtio_net', 'send'), {})
+    res.append(('report.busy-max-vcpu-hotplug', abs(f(vn, 'busy_max_vcpu') - 0.25) < 1e-6))
     res.append(('report.cpu-split', abs(f(off, 'per_hardirq_us') - 100) < 1e-6 and
                 abs(f(off, 'per_user_us') - 200) < 1e-6))
     res.append(('report.softirq-per-io', abs(f(off, 'per_sirq_irq_poll') - 0.5) < 1e-6))
