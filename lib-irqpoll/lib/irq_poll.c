@@ -180,6 +180,33 @@ static_assert(sizeof(struct irq_poll) <= 64);
 /* Gaps beyond this are idle time, not a rate. */
 #define IRQ_POLL_AUTO_GAP_MAX		(10 * NSEC_PER_MSEC)
 
+/*
+ * Windows cost throughput where the device is the bottleneck: in a loop
+ * such as a disk at a shallow queue depth with CPU to spare, a completion
+ * that waits in a window is resubmitted late and the device idles, which
+ * nothing the controller sees before or inside the window shows.  So, as
+ * lib/dim does for network interrupt moderation, the mode measures the
+ * result.  Completions are counted in epochs of IRQ_POLL_AUTO_EPOCH.  A
+ * trial pair of epochs, one that opens windows and one that does not (in
+ * alternating order, so that a load still rising or falling favours
+ * neither), compares their rates (completions over the epoch's time); it
+ * starts when a window would open, so a load that never batches never pays
+ * for one, and the instance is not parked during it unless the load
+ * stopped batching (then the pair is dropped).  While the average of the
+ * pairs' ratios stays at IRQ_POLL_AUTO_PAY_X1024 / 1024 or above, windows
+ * open as above; below it they do not: the instance is polled at every
+ * interrupt, or parked as above.  Where windows cost no throughput (a
+ * stream the device sets the pace of) they stay, for the interrupts they
+ * save.  The verdict is followed for a stretch of epochs (a trial of a
+ * parked instance counts as one), doubled while pairs confirm it, from 2
+ * up to 32: in the end one epoch in 34 tries the losing choice.  An idle
+ * gap starts the epoch again and drops a pair.
+ */
+#define IRQ_POLL_AUTO_EPOCH		512
+#define IRQ_POLL_AUTO_PAY_X1024		992
+#define IRQ_POLL_AUTO_STRETCH_MIN	2
+#define IRQ_POLL_AUTO_STRETCH_MAX	32
+
 /* Longest instance name, without the NUL; kthread names cut it at 15. */
 #define IRQ_POLL_NAME_MAX		31
 
@@ -386,8 +413,27 @@ enum irq_poll_sched_ret {
 	IRQ_POLL_MISSED_SET,	/* owned elsewhere; the owner polls again */
 };
 
-/* IRQ_POLL_MODE_AUTO: start learning afresh (polling starts or resumes). */
-VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
+/* Where IRQ_POLL_MODE_AUTO stands in its trials (struct irq_poll_auto) */
+enum {
+	IRQ_POLL_AUTO_FOLLOW,	/* follow the verdict for a stretch */
+	IRQ_POLL_AUTO_ARMED,	/* start a trial pair at the next window */
+	IRQ_POLL_AUTO_PAIR1,	/* in the first epoch of a trial pair */
+	IRQ_POLL_AUTO_PAIR2,	/* in the second */
+};
+
+/* One more epoch of the stretch has passed. */
+static void irq_poll_auto_tick(struct irq_poll_auto *a)
+{
+	if (a->phase == IRQ_POLL_AUTO_FOLLOW && !--a->epochs_left)
+		a->phase = IRQ_POLL_AUTO_ARMED;
+}
+
+/*
+ * IRQ_POLL_MODE_AUTO: learn the rate afresh (a parked instance is polled
+ * on trial), but keep what trial pairs found: the epoch the instance
+ * parked in is dropped, the verdict stands.
+ */
+static void irq_poll_auto_relearn(struct irq_poll_auto *a)
 {
 	/* 1.5 per poll: neither parks nor defers before it has seen polls. */
 	a->work_x256 = 384;
@@ -399,6 +445,23 @@ VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
 	a->window_ns = 0;
 	a->rate = 0;
 	a->calm = IRQ_POLL_AUTO_CALM;
+	a->quiet = IRQ_POLL_AUTO_CALM;
+	a->epoch_ns = 0;
+	a->epoch_work = 0;
+}
+
+/* IRQ_POLL_MODE_AUTO: start afresh (the mode was switched on). */
+VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
+{
+	irq_poll_auto_relearn(a);
+	/* A trial pair at the first window, the epoch with windows leading. */
+	a->pay_x1024 = 0;
+	a->stretch = IRQ_POLL_AUTO_STRETCH_MIN;
+	a->epochs_left = 0;
+	a->phase = IRQ_POLL_AUTO_ARMED;
+	a->nowin = false;
+	a->pays = true;
+	a->flip = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_reset);
 
@@ -470,7 +533,9 @@ static enum irq_poll_sched_ret irq_poll_sched_irqoff(struct irq_poll *iop)
 	/* We own it now. */
 	if (old & IRQ_POLL_PARKED) {
 		iop->ext->auto_state.irqs = 0;
-		irq_poll_auto_reset(&iop->ext->auto_state);
+		irq_poll_auto_relearn(&iop->ext->auto_state);
+		/* A trial counts as an epoch of the stretch. */
+		irq_poll_auto_tick(&iop->ext->auto_state);
 		irq_poll_stat_add(iop, trials, 1);
 	}
 	if (old & IRQ_POLL_DEFERRED) {
@@ -628,6 +693,66 @@ void irq_poll_complete(struct irq_poll *iop)
 EXPORT_SYMBOL(irq_poll_complete);
 
 /*
+ * IRQ_POLL_MODE_AUTO: count @work completions found at @now into the
+ * current epoch; at its end, move on in the stretch or in the trial pair,
+ * and after a pair, decide.  @idle: a gap of IRQ_POLL_AUTO_GAP_MAX or
+ * more came before, which starts the epoch again (and drops a pair).
+ */
+static void irq_poll_auto_epoch(struct irq_poll_auto *a, u64 now, int work,
+				bool idle)
+{
+	u32 rate, ratio;
+	bool pays;
+
+	if (idle || !a->epoch_ns) {
+		a->epoch_ns = now;
+		a->epoch_work = 0;
+		if (a->phase >= IRQ_POLL_AUTO_PAIR1) {
+			a->phase = IRQ_POLL_AUTO_ARMED;
+			a->nowin = !a->pays;
+		}
+		return;
+	}
+	a->epoch_work += work;
+	if (a->epoch_work < IRQ_POLL_AUTO_EPOCH)
+		return;
+	rate = min_t(u64, div64_u64((u64)a->epoch_work << 32,
+				    max_t(u64, now - a->epoch_ns, 1)),
+		     U32_MAX);
+	a->epoch_ns = now;
+	a->epoch_work = 0;
+
+	switch (a->phase) {
+	case IRQ_POLL_AUTO_FOLLOW:
+		irq_poll_auto_tick(a);
+		return;
+	case IRQ_POLL_AUTO_ARMED:
+		return;
+	case IRQ_POLL_AUTO_PAIR1:
+		a->epoch_rate[a->nowin] = max(rate, 1U);
+		a->phase = IRQ_POLL_AUTO_PAIR2;
+		a->nowin = !a->nowin;
+		return;
+	}
+	a->epoch_rate[a->nowin] = max(rate, 1U);
+	ratio = min_t(u64, div_u64((u64)a->epoch_rate[0] * 1024,
+				   a->epoch_rate[1]), 4096);
+	if (a->pay_x1024)
+		a->pay_x1024 += ((int)ratio - (int)a->pay_x1024) / 4;
+	else
+		a->pay_x1024 = ratio;
+	pays = a->pay_x1024 >= IRQ_POLL_AUTO_PAY_X1024;
+	if (pays == a->pays)
+		a->stretch = min(2 * a->stretch, IRQ_POLL_AUTO_STRETCH_MAX);
+	else
+		a->stretch = IRQ_POLL_AUTO_STRETCH_MIN;
+	a->pays = pays;
+	a->epochs_left = a->stretch;
+	a->phase = IRQ_POLL_AUTO_FOLLOW;
+	a->nowin = !pays;
+}
+
+/*
  * IRQ_POLL_MODE_AUTO: learn from a completed poll that found @work at time
  * @now, and decide (see IRQ_POLL_AUTO_* for the reasons).  @can_park: the
  * instance is switchable.  Owner only; no side effect but on @a.
@@ -646,6 +771,7 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		a->polls++;
 	if (w > 0) {
 		gap = a->last_ns ? now - a->last_ns : IRQ_POLL_AUTO_GAP_MAX;
+		irq_poll_auto_epoch(a, now, w, gap >= IRQ_POLL_AUTO_GAP_MAX);
 		/*
 		 * The rate interrupts deliver, measured outside windows: time
 		 * and completions are averaged apart, so that a long gap
@@ -684,7 +810,19 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 					 IRQ_POLL_AUTO_NS_MAX);
 		a->rate = 0;
 	}
-	if (w >= 2 && window) {
+	if (w >= 2 && window)
+		a->quiet = 0;
+	else if (a->quiet < IRQ_POLL_AUTO_CALM)
+		a->quiet++;
+	if (w >= 2 && window && a->phase == IRQ_POLL_AUTO_ARMED) {
+		/* A window would open: time for a trial pair. */
+		a->phase = IRQ_POLL_AUTO_PAIR1;
+		a->nowin = a->flip;
+		a->flip = !a->flip;
+		a->epoch_ns = now;
+		a->epoch_work = 0;
+	}
+	if (w >= 2 && window && !a->nowin) {
 		a->window_ns = window;
 		a->calm = 0;
 		*timeout_ns = window;
@@ -692,11 +830,21 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 	}
 	if (a->calm < IRQ_POLL_AUTO_CALM)
 		a->calm++;
-	if (can_park && a->polls >= IRQ_POLL_AUTO_WARMUP &&
-	    a->calm >= IRQ_POLL_AUTO_CALM &&
-	    a->work_x256 < IRQ_POLL_AUTO_PARK_X256)
-		return IRQ_POLL_AUTO_PARK;
-	return IRQ_POLL_AUTO_IDLE;
+	if (!can_park || a->polls < IRQ_POLL_AUTO_WARMUP ||
+	    a->calm < IRQ_POLL_AUTO_CALM ||
+	    a->work_x256 >= IRQ_POLL_AUTO_PARK_X256)
+		return IRQ_POLL_AUTO_IDLE;
+	/*
+	 * A trial pair is seen through while the load batches, also in its
+	 * epoch without windows; one that stopped batching is dropped.
+	 */
+	if (a->phase >= IRQ_POLL_AUTO_PAIR1) {
+		if (a->quiet < IRQ_POLL_AUTO_CALM)
+			return IRQ_POLL_AUTO_IDLE;
+		a->phase = IRQ_POLL_AUTO_ARMED;
+		a->nowin = !a->pays;
+	}
+	return IRQ_POLL_AUTO_PARK;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_step);
 

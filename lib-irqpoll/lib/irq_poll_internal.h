@@ -25,7 +25,22 @@
  * @rate: completions per ns found by the last poll that ended a window,
  *	  times 2^30; 0 at the start of a chain of windows
  * @calm: polls since the last deferral, up to IRQ_POLL_AUTO_CALM
+ * @quiet: polls since the last that would have opened a window (whether
+ *	   or not it did), up to IRQ_POLL_AUTO_CALM
  * @irqs: interrupts the driver took while parked, since the last trial
+ * @epoch_ns: when the current epoch began, 0 if none has yet
+ * @epoch_work: completions found in it so far
+ * @epoch_rate: completions per ns in the last epoch with windows ([0])
+ *		and without ([1]) of a trial pair, times 2^32
+ * @pay_x1024: moving average of the rate with windows over the rate
+ *	       without, times 1024 (weight 1/4); 0 before the first pair
+ * @stretch: epochs in a row that follow the verdict between trial pairs
+ * @epochs_left: epochs left of the current stretch
+ * @phase: where the trials stand: following the verdict, armed for the
+ *	   next pair, or in its first or second epoch (lib/irq_poll.c)
+ * @nowin: the current epoch opens no window
+ * @pays: the verdict: windows do not slow completions down
+ * @flip: the next pair starts with the epoch without windows
  *
  * @irqs belongs to the interrupt handler (irq_poll_handoff() while
  * parked), the rest to the owner.
@@ -40,7 +55,18 @@ struct irq_poll_auto {
 	u32 window_ns;
 	u32 rate;
 	u32 calm;
+	u32 quiet;
 	u32 irqs;
+	u64 epoch_ns;
+	u32 epoch_work;
+	u32 epoch_rate[2];
+	u32 pay_x1024;
+	u32 stretch;
+	u32 epochs_left;
+	u8 phase;
+	bool nowin;
+	bool pays;
+	bool flip;
 };
 
 /* What a completion in IRQ_POLL_MODE_AUTO leads to */

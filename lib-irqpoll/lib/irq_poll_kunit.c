@@ -1414,6 +1414,74 @@ static void irq_poll_test_auto_bursty_rate(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, v, IRQ_POLL_AUTO_DEFER, "after %d bursts", i);
 }
 
+/*
+ * Whether windows pay is measured, not guessed.  Four commands of 200 us
+ * in flight: a window as long as the gaps suggest holds back a whole
+ * command's time, and the disk idles meanwhile, so the mode must stop
+ * opening windows and then keep up with polling on every interrupt.  A
+ * stream is not slowed down by windows, so they stay.
+ */
+static const struct ipt_rate ipt_pay_rates[] = {
+	{ "closed-loop", 0, 4, 200000, 20000, false, false, false, 0, 0 },
+	{ "stream",	 12000, 0, 0,  20000, false, true,  false, 0, 0 },
+};
+
+KUNIT_ARRAY_PARAM(ipt_pay_rate, ipt_pay_rates, ipt_rate_desc);
+
+static void irq_poll_test_auto_measures_pay(struct kunit *test)
+{
+	const struct ipt_rate *r = test->param_value;
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u64 done_at[IPT_DEPTH_MAX];
+	u64 now = 0, reaped = 0, start = 0;
+	int i, work, done = 0, wakes = 0, defers = 0;
+	u32 timeout = 0;
+
+	for (i = 0; i < r->depth; i++)
+		done_at[i] = r->service_ns;
+	irq_poll_auto_reset(&a);
+	/* 8000 polls, the second half counted: the verdict is in by then. */
+	for (i = 0; i < 8000; i++) {
+		if (v == IRQ_POLL_AUTO_DEFER)
+			now += timeout;
+		else
+			now = ipt_rate_next(r, done_at, now) + r->turn_ns;
+		work = ipt_rate_reap(r, done_at, now, &reaped);
+		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
+		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
+		done += work;
+		wakes++;
+		if (v == IRQ_POLL_AUTO_DEFER)
+			defers++;
+		if (i == 4000) {
+			start = now;
+			done = 0;
+			wakes = 0;
+			defers = 0;
+		}
+	}
+	KUNIT_ASSERT_GT(test, done, 0);
+	if (!r->defers) {
+		/*
+		 * Polled at every interrupt, the loop completes depth commands
+		 * per service and turn time; at least 95% of that, trial pairs
+		 * cost the rest (windows: 67%).
+		 */
+		KUNIT_EXPECT_GE(test, 100ULL * done * (r->service_ns + r->turn_ns),
+				95ULL * r->depth * (now - start));
+		KUNIT_EXPECT_LE_MSG(test, 16 * defers, done,
+				    "%d deferrals for %d completions", defers,
+				    done);
+	} else {
+		/* A window in all but the trial epochs without. */
+		KUNIT_EXPECT_GT(test, defers, 0);
+		KUNIT_EXPECT_LE_MSG(test, 8 * wakes, done,
+				    "%d wake-ups for %d completions", wakes,
+				    done);
+	}
+}
+
 static void irq_poll_test_auto_parks_and_trials(struct kunit *test)
 {
 	struct ipt *t = ipt_new(test, 16, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
@@ -2076,6 +2144,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_poll_test_auto_controller, ipt_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_windows_grow),
 	KUNIT_CASE(irq_poll_test_auto_bursty_rate),
+	KUNIT_CASE_PARAM(irq_poll_test_auto_measures_pay, ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_defers_under_load,
 			 ipt_ksoftirqd_gen_params),
