@@ -5,7 +5,8 @@
 Usage: tests/kunit-mutants.py [-k NAME] [-l] [--from NAME]
 
 Each mutant puts one defect back into lib/irq_poll.c (a literal replacement that
-must apply exactly once), builds and runs the suite with tests/kunit.sh, and
+must apply exactly once; --check only verifies that, and that the cases it names
+exist, without building: tests/unit/run.sh runs it), builds and runs the suite with tests/kunit.sh, and
 passes only if every case named for it fails (or the run never finishes, for
 mutants that hang a case).  -k runs the mutants whose name contains NAME, -l lists
 them.  Slow (one kernel relink and boot per mutant); not part of make check.
@@ -170,20 +171,25 @@ EXPORT_SYMBOL_GPL(irq_poll_active);''',
      ['irq_poll_test_auto_windows_grow']),
     ('auto-never-parks',
      'IRQ_POLL_MODE_AUTO keeps polling one completion at a time',
-     '''	if (can_park && a->phase < IRQ_POLL_AUTO_PAIR1 &&''',
-     '''	if (0 && can_park && a->phase < IRQ_POLL_AUTO_PAIR1 &&''',
+     '''	if (!can_park || a->polls < IRQ_POLL_AUTO_WARMUP ||''',
+     '''	if (1 || !can_park || a->polls < IRQ_POLL_AUTO_WARMUP ||''',
      ['irq_poll_test_auto_controller', 'irq_poll_test_auto_parks_and_trials']),
     ('auto-parks-between-windows',
      'IRQ_POLL_MODE_AUTO parks a load that batches only while deferred',
-     '''	    a->calm >= IRQ_POLL_AUTO_CALM &&
+     '''	    a->calm < IRQ_POLL_AUTO_CALM ||
 ''',
      '',
-     ['irq_poll_test_auto_windows_grow']),
+     ['irq_poll_test_auto_parks_late_after_trials']),
     ('auto-windows-unmeasured',
      'IRQ_POLL_MODE_AUTO opens windows whatever they cost the device',
      '''	if (w >= 2 && window && !a->nowin) {''',
      '''	if (w >= 2 && window) {''',
      ['irq_poll_test_auto_measures_pay']),
+    ('auto-pair-never-parks',
+     'IRQ_POLL_MODE_AUTO sees a trial pair through after the load stopped batching',
+     '''		if (a->quiet < IRQ_POLL_AUTO_CALM)''',
+     '''		if (1)''',
+     ['irq_poll_test_auto_windows_grow']),
     ('no-sysfs-fails',
      'a missing /sys/kernel/irq_poll fails irq_poll_init_named()',
      '''	if (!cfg || !irq_poll_config_valid(cfg))
@@ -264,10 +270,30 @@ def run(mutant):
         '%s [%s]' % (c, first_failure(log, c)) for c in expect)
 
 
+def check(sel):
+    """ok/not ok per mutant: its text occurs once, its cases exist."""
+    with open(os.path.join(LIB, 'lib', 'irq_poll.c')) as f:
+        src = f.read()
+    with open(os.path.join(LIB, 'lib', 'irq_poll_kunit.c')) as f:
+        suite = f.read()
+    bad = 0
+    for i, m in enumerate(sel, 1):
+        n = src.count(m[2])
+        gone = [c for c in m[4] if 'static void %s(' % c not in suite]
+        ok = n == 1 and not gone
+        bad += not ok
+        why = '' if ok else ' # text found %d times%s' % (
+            n, ', no case ' + ', '.join(gone) if gone else '')
+        print('%s %d mutant-applies.%s%s' % ('ok' if ok else 'not ok', i, m[0], why))
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('-k', default='')
     ap.add_argument('-l', action='store_true')
+    ap.add_argument('--check', action='store_true',
+                    help='check that every mutant applies once; no build')
     ap.add_argument('--from', dest='start', default='',
                     help='start at the mutant named START')
     a = ap.parse_args()
@@ -275,6 +301,8 @@ def main():
     if a.start:
         names = [m[0] for m in sel]
         sel = sel[names.index(a.start):]
+    if a.check:
+        return check(sel)
     if a.l:
         for m in sel:
             print('%-26s %s' % (m[0], m[1]))

@@ -1482,6 +1482,47 @@ static void irq_poll_test_auto_measures_pay(struct kunit *test)
 	}
 }
 
+/*
+ * Windows that paid, past the first trial pairs (a completion every 12 us,
+ * 3000 polls), and then one completion per interrupt: as in
+ * irq_poll_test_auto_windows_grow, the instance parks 64 polls after its
+ * last deferral, not as soon as the polls find one, also when no trial
+ * pair is running.
+ */
+static void irq_poll_test_auto_parks_late_after_trials(struct kunit *test)
+{
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u64 now = 0, reaped = 0, arrived;
+	int i, defers = 0;
+	u32 timeout = 0;
+
+	irq_poll_auto_reset(&a);
+	for (i = 0; i < 3000; i++) {
+		if (v == IRQ_POLL_AUTO_DEFER)
+			now += timeout;
+		else	/* the next completion interrupts, polled 20 us later */
+			now = (div64_u64(now, 12000) + 1) * 12000 + 20000;
+		arrived = div64_u64(now, 12000);
+		v = irq_poll_auto_step(&a, now, arrived - reaped, true,
+				       &timeout);
+		reaped = arrived;
+		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
+		if (v == IRQ_POLL_AUTO_DEFER)
+			defers++;
+	}
+	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+	KUNIT_EXPECT_GT(test, defers, 1000);
+	for (i = 1; i <= 100; i++) {
+		now += 200000;
+		v = irq_poll_auto_step(&a, now, 1, true, &timeout);
+		if (v != IRQ_POLL_AUTO_IDLE)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_PARK);
+	KUNIT_EXPECT_EQ(test, i, 64);
+}
+
 static void irq_poll_test_auto_parks_and_trials(struct kunit *test)
 {
 	struct ipt *t = ipt_new(test, 16, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
@@ -2145,6 +2186,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_auto_windows_grow),
 	KUNIT_CASE(irq_poll_test_auto_bursty_rate),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_measures_pay, ipt_pay_rate_gen_params),
+	KUNIT_CASE(irq_poll_test_auto_parks_late_after_trials),
 	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_defers_under_load,
 			 ipt_ksoftirqd_gen_params),

@@ -77,10 +77,10 @@ done
 # The guest's interrupt storm watch, under busybox sh on a fake /proc/irq; the
 # report: window arithmetic, pairing, ratios and bootstrap intervals, targets; and
 # the register counts of BENCH=mmio (tests/mmio-count.py); the quoted figures
-# (tests/figures.py).
+# (tests/figures.py); the KUnit mutants still apply to the library.
 bb=$(command -v busybox || echo /bin/busybox)
 for t in "$bb sh $here/spurious.sh" "python3 $here/report-bench.py" "python3 $here/mmio-count.py" \
-	"bash $here/figures.sh"; do
+	"bash $here/figures.sh" "python3 $top/tests/kunit-mutants.py --check"; do
 	out=$($t 2>&1)
 	got=0
 	while IFS= read -r line; do
