@@ -123,9 +123,9 @@ EXPORT_SYMBOL_GPL(irq_poll_active);''',
      ['irq_poll_test_misuse_per_instance']),
     ('auto-defers-single',
      'IRQ_POLL_MODE_AUTO defers after a poll that found one completion',
-     '''	if (w >= 2 && window && !a->nowin) {
+     '''	if (window && !a->nowin) {
 		a->window_ns = window;''',
-     '''	if (w >= 1) {
+     '''	if (w >= 1 && !a->nowin) {
 		window = window ?: IRQ_POLL_AUTO_NS_MIN;
 		a->window_ns = window;''',
      ['irq_poll_test_auto_controller']),
@@ -182,8 +182,8 @@ EXPORT_SYMBOL_GPL(irq_poll_active);''',
      ['irq_poll_test_auto_parks_late_after_trials']),
     ('auto-windows-unmeasured',
      'IRQ_POLL_MODE_AUTO opens windows whatever they cost the device',
-     '''	if (w >= 2 && window && !a->nowin) {''',
-     '''	if (w >= 2 && window) {''',
+     '''	if (window && !a->nowin) {''',
+     '''	if (window) {''',
      ['irq_poll_test_auto_measures_pay']),
     ('auto-pair-never-parks',
      'IRQ_POLL_MODE_AUTO sees a trial pair through after the load stopped batching',

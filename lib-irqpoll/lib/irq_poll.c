@@ -421,6 +421,13 @@ enum {
 	IRQ_POLL_AUTO_PAIR2,	/* in the second */
 };
 
+/* Give up the trial pair in progress; the verdict stands. */
+static void irq_poll_auto_drop_pair(struct irq_poll_auto *a)
+{
+	a->phase = IRQ_POLL_AUTO_ARMED;
+	a->nowin = !a->pays;
+}
+
 /* One more epoch of the stretch has passed. */
 static void irq_poll_auto_tick(struct irq_poll_auto *a)
 {
@@ -707,10 +714,8 @@ static void irq_poll_auto_epoch(struct irq_poll_auto *a, u64 now, int work,
 	if (idle || !a->epoch_ns) {
 		a->epoch_ns = now;
 		a->epoch_work = 0;
-		if (a->phase >= IRQ_POLL_AUTO_PAIR1) {
-			a->phase = IRQ_POLL_AUTO_ARMED;
-			a->nowin = !a->pays;
-		}
+		if (a->phase >= IRQ_POLL_AUTO_PAIR1)
+			irq_poll_auto_drop_pair(a);
 		return;
 	}
 	a->epoch_work += work;
@@ -810,11 +815,14 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 					 IRQ_POLL_AUTO_NS_MAX);
 		a->rate = 0;
 	}
-	if (w >= 2 && window)
+	/* From here on, window is what this poll would open. */
+	if (w < 2)
+		window = 0;
+	if (window)
 		a->quiet = 0;
 	else if (a->quiet < IRQ_POLL_AUTO_CALM)
 		a->quiet++;
-	if (w >= 2 && window && a->phase == IRQ_POLL_AUTO_ARMED) {
+	if (window && a->phase == IRQ_POLL_AUTO_ARMED) {
 		/* A window would open: time for a trial pair. */
 		a->phase = IRQ_POLL_AUTO_PAIR1;
 		a->nowin = a->flip;
@@ -822,7 +830,7 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		a->epoch_ns = now;
 		a->epoch_work = 0;
 	}
-	if (w >= 2 && window && !a->nowin) {
+	if (window && !a->nowin) {
 		a->window_ns = window;
 		a->calm = 0;
 		*timeout_ns = window;
@@ -841,8 +849,7 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 	if (a->phase >= IRQ_POLL_AUTO_PAIR1) {
 		if (a->quiet < IRQ_POLL_AUTO_CALM)
 			return IRQ_POLL_AUTO_IDLE;
-		a->phase = IRQ_POLL_AUTO_ARMED;
-		a->nowin = !a->pays;
+		irq_poll_auto_drop_pair(a);
 	}
 	return IRQ_POLL_AUTO_PARK;
 }
