@@ -4,7 +4,7 @@
 # make run: build the perf kernel, boot it once, measure disk and network traffic in
 # every interrupt mode, print the comparison; CSV and PNG plots land next to the table.
 #
-# Usage: tests/run.sh      (BENCH_SECONDS, BENCH_ROUNDS, BENCH=ahci,mptsas,net,
+# Usage: tests/run.sh      (BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP, BENCH=ahci,mptsas,net,
 #                          DISK_JOBS, DISK_RUNS, NET_MODES, NET_JOBS override the defaults;
 #                          QEMU_SMP, QEMU_PIN, QEMU_ICOUNT, FAST_LATENCY_NS the setup)
 set -eu
@@ -15,11 +15,15 @@ rounds=${BENCH_ROUNDS:-3}
 secs=${BENCH_SECONDS:-2}
 bench=${BENCH-ahci,mptsas,net}
 diskjobs=${DISK_JOBS-qd32 r50 qd4 qd1}
-for v in "BENCH_SECONDS=$secs" "BENCH_ROUNDS=$rounds" "QEMU_SMP=${QEMU_SMP:-2}"; do
+for v in "BENCH_SECONDS=$secs" "BENCH_ROUNDS=$rounds" "QEMU_SMP=${QEMU_SMP:-2}" \
+	${BENCH_WARMUP+"BENCH_WARMUP=$BENCH_WARMUP"}; do
 	case "${v#*=}" in
 	'' | *[!0-9]* | 0*) die "${v%%=*} must be a positive whole number, not '${v#*=}'" ;;
 	esac
 done
+# Seconds from a job's first completed unit of work to its window (guest default 0.7)
+warmup=${BENCH_WARMUP:-}
+[ -z "$warmup" ] || [ "$warmup" -le 60 ] || die "BENCH_WARMUP must be 60 s or less, not '$warmup'"
 known=$(cd "$IRQP_TOP/tests/guest/bench" && ls *.sh | sed 's/\.sh$//' | grep -vx disk | tr '\n' ' ')
 [ -n "$bench" ] || die "BENCH is empty (known: $known)"
 for b in ${bench//,/ }; do
@@ -80,8 +84,9 @@ stage 3 $STAGES "initramfs"
 nb=$(echo "${bench//,/ }" | wc -w)
 stage 4 $STAGES "boot and benchmark ($bench: ${secs}s windows, $rounds rounds, disk jobs $diskjobs)"
 export RUN_DIR=$BUILD_DIR/runs/run-$(date +%Y%m%d-%H%M%S)
-btimeout=$((600 + 400 * (secs + 5) * rounds))
+btimeout=$((600 + 400 * (secs + ${warmup:-0} + 5) * rounds))
 extra="irqp.secs=$secs irqp.rounds=$rounds irqp.diskjobs=$(echo $diskjobs | tr ' ' ,) irqp.benchtimeout=$btimeout"
+[ -n "$warmup" ] && extra="$extra irqp.warmup=$warmup"
 [ -n "${DISK_RUNS:-}" ] && extra="$extra irqp.diskruns=$(echo $DISK_RUNS | tr ' ' ,)"
 [ -n "${NET_MODES:-}" ] && extra="$extra irqp.netmodes=$(echo $NET_MODES | tr ' ' ,)"
 [ -n "${NET_JOBS:-}" ] && extra="$extra irqp.netjobs=$(echo $NET_JOBS | tr ' ' ,)"
@@ -108,7 +113,7 @@ stage 5 $STAGES "report"
 	done
 	pin=
 	[ "${QEMU_PIN:-0}" = 1 ] && pin=", pinned"
-	echo "setup: ${QEMU_SMP:-2} vCPUs, ${QEMU_ICOUNT:+icount $QEMU_ICOUNT, }accel ${QEMU_ACCEL:-tcg,thread=multi}$pin, host cores: $(nproc); BENCH=$bench, ${secs}s windows, $rounds rounds, disk jobs: $diskjobs${DISK_RUNS:+, runs: $DISK_RUNS}${own:+ (their own jobs, runs or rounds in$own)}, fast regime: null-co latency ${FAST_LATENCY_NS:-20000} ns"
+	echo "setup: ${QEMU_SMP:-2} vCPUs, ${QEMU_ICOUNT:+icount $QEMU_ICOUNT, }accel ${QEMU_ACCEL:-tcg,thread=multi}$pin, host cores: $(nproc); BENCH=$bench, ${secs}s windows${warmup:+ after ${warmup}s of warm-up}, $rounds rounds, disk jobs: $diskjobs${DISK_RUNS:+, runs: $DISK_RUNS}${own:+ (their own jobs, runs or rounds in$own)}, fast regime: null-co latency ${FAST_LATENCY_NS:-20000} ns"
 	echo "elapsed at report: $(elapsed)"
 	echo "qemu: $(cat "$RUN_DIR/qemu-cmd")"
 } >"$RUN_DIR/run-info.txt"

@@ -339,9 +339,11 @@ fio_verify()
 # device's lines during the window).  The host computes everything (tests/report.py);
 # the guest only records.
 BENCH_SECONDS=${BENCH_SECONDS:-10}
-# Seconds between the first unit of work (an I/O completed, a byte moved) and the
-# start of the window: fio's ramp_time (0.5 s) and a margin, so no ramp is inside.
-BENCH_RAMP=${BENCH_RAMP:-0.7}
+# Milliseconds between the first unit of work (an I/O completed, a byte moved) and
+# the start of the window (make run's BENCH_WARMUP): fio's ramp_time ends 200 ms
+# before it, so no ramp is inside.  An adaptive mode learns in this time too.
+BENCH_RAMP_MS=${BENCH_RAMP_MS:-700}
+BENCH_RAMP=$((BENCH_RAMP_MS / 1000)).$(printf %03d $((BENCH_RAMP_MS % 1000)))
 POLL_COUNTERS="scheduled polls reaped budget_exhausted empty_polls missed rearm_races deferrals parks trials"
 
 # work_count SPEC: the work done so far.  SPEC is "disk sdX" (reads completed,
@@ -435,14 +437,14 @@ window_job()
 }
 
 # fio_job DEV QD [extra fio args]: 4k random reads; fio's own statistics (the latency
-# percentiles) leave out 0.5 s of ramp, then cover BENCH_SECONDS + 1 s, which contains
-# window_job's window.
+# percentiles) leave out its ramp (BENCH_RAMP_MS - 200 ms), then cover BENCH_SECONDS +
+# 1 s, which contains window_job's window.
 fio_job()
 {
 	local dev=$1 qd=$2
 	shift 2
 	fio --name=bench --filename="$dev" --direct=1 --ioengine=libaio --iodepth="$qd" \
-		--rw=randread --bs=4k --time_based --runtime=$((BENCH_SECONDS + 1)) --ramp_time=500ms \
+		--rw=randread --bs=4k --time_based --runtime=$((BENCH_SECONDS + 1)) --ramp_time=$((BENCH_RAMP_MS - 200))ms \
 		--randrepeat=0 --norandommap --output-format=json "$@"
 }
 

@@ -53,7 +53,7 @@ net_bench()
 		window_job "net-$mode-$job-r$round" \
 			"kind=net dev=virtio-net regime=tap job=$job mode=$mode round=$round seq=$seq" \
 			"net $NET_IF $dir" "$irqs" "$insts" \
-			iperf3 -c 10.0.2.2 -p "$IPERF_PORT" -t $((BENCH_SECONDS + 2)) $flag -J ||
+			iperf3 -c 10.0.2.2 -p "$IPERF_PORT" -t $((BENCH_SECONDS + BENCH_RAMP_MS / 1000 + 2)) $flag -J ||
 			return 1
 	done
 }
