@@ -198,13 +198,20 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * interrupt, or parked as above.  Where windows cost no throughput (a
  * stream the device sets the pace of) they stay, for the interrupts they
  * save.  The verdict is followed for a stretch of epochs (a trial of a
- * parked instance counts as one), doubled while pairs confirm it, from 2
- * up to 32: in the end one epoch in 34 tries the losing choice.  An idle
- * gap starts the epoch again and drops a pair.
+ * parked instance counts as one), doubled while pairs confirm it, up to
+ * 32: in the end one epoch in 34 tries the losing choice.  A new verdict
+ * for windows is put to the test again after 2 epochs, one against them
+ * after 8: windows that do not pay cost throughput, so that verdict is
+ * checked soon, while polling without them costs at most the interrupts
+ * they would save; and where they do not pay, every trial pair is an
+ * epoch of lost throughput, which in the first seconds after a switch
+ * would otherwise come every few epochs.  An idle gap starts the epoch
+ * again and drops a pair.
  */
 #define IRQ_POLL_AUTO_EPOCH		512
 #define IRQ_POLL_AUTO_PAY_X1024		992
 #define IRQ_POLL_AUTO_STRETCH_MIN	2
+#define IRQ_POLL_AUTO_STRETCH_NOWIN	8
 #define IRQ_POLL_AUTO_STRETCH_MAX	32
 
 /* Longest instance name, without the NUL; kthread names cut it at 15. */
@@ -749,8 +756,10 @@ static void irq_poll_auto_epoch(struct irq_poll_auto *a, u64 now, int work,
 	pays = a->pay_x1024 >= IRQ_POLL_AUTO_PAY_X1024;
 	if (pays == a->pays)
 		a->stretch = min(2 * a->stretch, IRQ_POLL_AUTO_STRETCH_MAX);
-	else
+	else if (pays)
 		a->stretch = IRQ_POLL_AUTO_STRETCH_MIN;
+	else
+		a->stretch = IRQ_POLL_AUTO_STRETCH_NOWIN;
 	a->pays = pays;
 	a->epochs_left = a->stretch;
 	a->phase = IRQ_POLL_AUTO_FOLLOW;

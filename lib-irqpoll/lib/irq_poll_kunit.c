@@ -1274,6 +1274,21 @@ static int ipt_rate_reap(const struct ipt_rate *r, u64 *done_at, u64 now,
 	return work;
 }
 
+/*
+ * The fake device's next poll after verdict @v: at the end of the window
+ * if @v deferred, else after the next interrupt.  Advances @now; returns
+ * what the poll reaps.
+ */
+static int ipt_rate_poll(const struct ipt_rate *r, u64 *done_at, u64 *now,
+			 u64 *reaped, enum irq_poll_auto_verdict v, u32 timeout)
+{
+	if (v == IRQ_POLL_AUTO_DEFER)
+		*now += timeout;
+	else	/* Unmasked (or parked): the next completion interrupts. */
+		*now = ipt_rate_next(r, done_at, *now) + r->turn_ns;
+	return ipt_rate_reap(r, done_at, *now, reaped);
+}
+
 static void irq_poll_test_auto_controller(struct kunit *test)
 {
 	const struct ipt_rate *r = test->param_value;
@@ -1289,13 +1304,8 @@ static void irq_poll_test_auto_controller(struct kunit *test)
 		done_at[i] = r->service_ns;
 	irq_poll_auto_reset(&a);
 	for (i = 0; i < 400; i++) {
-		int work;
+		int work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
 
-		if (v == IRQ_POLL_AUTO_DEFER)
-			now += timeout;
-		else	/* Unmasked (or parked): the next completion interrupts. */
-			now = ipt_rate_next(r, done_at, now) + r->turn_ns;
-		work = ipt_rate_reap(r, done_at, now, &reaped);
 		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
 		if (v == IRQ_POLL_AUTO_DEFER) {
 			defers++;
@@ -1443,11 +1453,7 @@ static void irq_poll_test_auto_measures_pay(struct kunit *test)
 	irq_poll_auto_reset(&a);
 	/* 8000 polls, the second half counted: the verdict is in by then. */
 	for (i = 0; i < 8000; i++) {
-		if (v == IRQ_POLL_AUTO_DEFER)
-			now += timeout;
-		else
-			now = ipt_rate_next(r, done_at, now) + r->turn_ns;
-		work = ipt_rate_reap(r, done_at, now, &reaped);
+		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
 		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
 		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
 		done += work;
@@ -1480,6 +1486,41 @@ static void irq_poll_test_auto_measures_pay(struct kunit *test)
 				    "%d wake-ups for %d completions", wakes,
 				    done);
 	}
+}
+
+/*
+ * The closed loop of irq_poll_test_auto_measures_pay right after a switch:
+ * in its first 24 epochs of 512 completions, windows open only in the
+ * first trial pair and in the one that confirms its verdict against them
+ * 8 epochs later, about 128 deferrals each.  Were that verdict put to the
+ * test again after 2 epochs, as one for windows is, four pairs would open
+ * them.
+ */
+static void irq_poll_test_auto_few_trials_after_switch(struct kunit *test)
+{
+	const struct ipt_rate *r = &ipt_pay_rates[0];
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u64 done_at[IPT_DEPTH_MAX];
+	u64 now = 0, reaped = 0;
+	int i, work, done = 0, defers = 0;
+	u32 timeout = 0;
+
+	for (i = 0; i < r->depth; i++)
+		done_at[i] = r->service_ns;
+	irq_poll_auto_reset(&a);
+	while (done < 24 * 512) {
+		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
+		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
+		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
+		done += work;
+		if (v == IRQ_POLL_AUTO_DEFER)
+			defers++;
+	}
+	/* The first pair tried windows; then few more did. */
+	KUNIT_EXPECT_GT(test, defers, 0);
+	KUNIT_EXPECT_LE_MSG(test, 32 * defers, done,
+			    "%d deferrals for %d completions", defers, done);
 }
 
 /*
@@ -2186,6 +2227,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_auto_windows_grow),
 	KUNIT_CASE(irq_poll_test_auto_bursty_rate),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_measures_pay, ipt_pay_rate_gen_params),
+	KUNIT_CASE(irq_poll_test_auto_few_trials_after_switch),
 	KUNIT_CASE(irq_poll_test_auto_parks_late_after_trials),
 	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_defers_under_load,

@@ -99,6 +99,19 @@ doc=$(sed -n '/^    closed loops/,/^$/p' "$top/docs-dev/auto-model.md" | sed -e 
 [ -n "$doc" ] && [ "$out" = "$doc" ]
 res $? docs-dev.auto-model
 
+# docs-dev/experiments/auto-sim/README.md quotes what the model prints for the
+# committed controller, as it prints it.
+sim=$top/docs-dev/experiments/auto-sim
+tmps=${TMPDIR:-/tmp}/irqp-unit-sim.$$
+mkdir -p "$tmps" && cp "$sim/cl.c" "$tmps/" &&
+	python3 "$sim/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmps/ctl.h" &&
+	gcc -O2 -Wall -Werror -o "$tmps/cl" "$tmps/cl.c" &&
+	out=$("$tmps/cl" 4 400 50 15 80 0.7 2.7 20 && "$tmps/cl" 4 400 50 15 80 10 30 3) &&
+	[ "$out" = "$(sed -n '/^with patch 14 as committed/,/^and with/p' "$sim/README.md" |
+		sed -n 's/^    \(QD.*\)/\1/p')" ]
+res $? docs-dev.auto-sim
+rm -rf "$tmps"
+
 # make run refuses bad benchmark settings up front, naming the variable.
 tmpb=${TMPDIR:-/tmp}/irqp-unit-build.$$
 for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS=tcp \

@@ -1,0 +1,22 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Extract IRQ_POLL_MODE_AUTO's controller from lib-irqpoll/ into ctl.h, with the
+kernel shims of shim.h, so that cl.c can drive it in user space (see README)."""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIB = os.path.join(HERE, '..', '..', '..', 'lib-irqpoll', 'lib')
+c = open(sys.argv[1] if len(sys.argv) > 1 else os.path.join(LIB, 'irq_poll.c')).read()
+h = open(os.path.join(LIB, 'irq_poll_internal.h')).read()
+out = open(os.path.join(HERE, 'shim.h')).read()
+out += re.search(r'struct irq_poll_auto \{.*?\n\};\n', h, re.S).group(0)
+out += re.search(r'enum irq_poll_auto_verdict \{.*?\n\};\n', h, re.S).group(0)
+out += ''.join(l + '\n' for l in c.split('\n') if re.match(r'#define IRQ_POLL_AUTO_', l))
+out += re.search(r'/\* Where IRQ_POLL_MODE_AUTO stands.*?\n\};\n', c, re.S).group(0)
+for fn in ['irq_poll_auto_drop_pair', 'irq_poll_auto_tick', 'irq_poll_auto_relearn',
+           'irq_poll_auto_reset', 'irq_poll_auto_epoch', 'irq_poll_auto_step']:
+    m = re.search(r'\n((?:static|VISIBLE_IF_KUNIT)[^\n]*\n?[^\n]*\b' + fn + r'\(.*?\n\}\n)', c, re.S)
+    out += m.group(1)
+open(sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, 'ctl.h'), 'w').write(out)
