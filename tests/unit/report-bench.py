@@ -180,6 +180,19 @@ def main():
     res.append(('report.static-vs-auto', verdict == 'MISSED' and len(bad) == 2 and
                 bad[0].startswith('ahci fast qd32 off/auto cpu_us_io 0.83x') and
                 bad[1].startswith('ahci fast qd32 on/auto iops 1.25x')))
+    # the interrupt floor: a row's LOC + IPI per I/O over the baseline's total
+    floor = report.irq_floor(
+        [{'kind': 'disk', 'dev': 'mptsas-intx', 'regime': 'fast', 'job': 'qd32', 'mode': 'off',
+          'irq_io': 0.8},
+         {'kind': 'disk', 'dev': 'mptsas-msi', 'regime': 'fast', 'job': 'qd32', 'mode': 'off',
+          'irq_io': 0.5}],
+        [{'dev': 'mptsas-intx', 'regime': 'fast', 'job': 'qd32', 'mode': 'auto',
+          'per_loc': 0.3, 'per_ipi': 0.06},
+         {'dev': 'mptsas-msi', 'regime': 'file', 'job': 'qd32', 'mode': 'auto',
+          'per_loc': 0.3, 'per_ipi': 0.06}])
+    res.append(('report.irq-floor', floor == [
+        'mptsas-intx fast qd32 auto without any device interrupt: 0.45x of off '
+        '(LOC 0.300 + IPI 0.060 per I/O; off: 0.800)']))
     # a miss is told from its cell's noise: ratio outside / inside the A/A interval
     res.append(('report.aa-beyond',
                 report.aa_beyond('x qd1 auto iops 0.82x [0.71-0.94] (A/A 1.02x [0.88-1.17])') and
