@@ -880,7 +880,12 @@ static void irq_poll_want_defer(struct irq_poll *iop, int work_done,
 	if (!ext || !iop->ops || test_bit(IRQ_POLL_F_DISABLE, &iop->state))
 		goto no;
 	if (READ_ONCE(ext->mode) == IRQ_POLL_MODE_AUTO) {
-		switch (irq_poll_auto_step(&ext->auto_state, local_clock(),
+		/*
+		 * ktime, not local_clock(): gaps span CPUs when the interrupt
+		 * moves, and where the TSC is unstable (guests) local_clock()
+		 * stands still while ticks come late: every gap reads zero.
+		 */
+		switch (irq_poll_auto_step(&ext->auto_state, ktime_get_ns(),
 					   work_done, irq_poll_switchable(iop),
 					   &timeout)) {
 		case IRQ_POLL_AUTO_DEFER:
