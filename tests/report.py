@@ -486,7 +486,8 @@ def targets(merged):
 def irq_floor(disk, rows):
     """Why an interrupt target can be out of reach: the interrupts a row takes that
     are not its device's (local timer, IPIs), per I/O, against the baseline's total.
-    No deferral or polling goes below that ratio unless it also cuts those."""
+    Polling goes below that ratio only by cutting those too, or by raising IOPS enough
+    to spread the tick over more I/Os."""
     base = {(m['dev'], m['regime'], m['job']): m for m in disk
             if m['mode'] == BASELINE['disk'][0]}
     out = []
