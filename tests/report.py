@@ -434,9 +434,10 @@ def targets(merged):
             return ''
         return ' (A/A %s)' % fmt_ratio(a, key, always=True)
 
-    def check(desc, rows, conds, use_ci=False, reach=False):
+    def check(desc, rows, conds, use_ci=False, reach=False, why=()):
         """use_ci: the whole interval within [lo, hi] (A/A); reach: "not worse", the
-        interval reaches the threshold; otherwise the median within [lo, hi]."""
+        interval reaches the threshold; otherwise the median within [lo, hi].  why:
+        lines that explain a miss."""
         bad, det = [], []
         for m in rows:
             for key, lo, hi in conds:
@@ -452,7 +453,8 @@ def targets(merged):
                     ' %s %s' % (key, fmt_ratio(m, key, always=True)) + aa_note(m, key)
                 if not ok:
                     bad.append(txt)
-        res.append((('MET' if not bad else 'MISSED') if rows else 'NOT RUN', desc, bad))
+        res.append((('MET' if not bad else 'MISSED') if rows else 'NOT RUN', desc, bad,
+                    list(why)))
     aa = [m for m in disk if m['mode'] == BASELINE['disk'][1]]
     check('A/A noise floor (disk): 90% interval of off2/off within +-5% for irq/IO and CPU/IO',
           aa, [('irq_io', 0.95, 1.05), ('cpu_us_io', 0.95, 1.05)], use_ci=True)
@@ -467,11 +469,10 @@ def targets(merged):
           [('iops', 0.95, 1e9), ('p50_us', 0, 1.10), ('cpu_us_io', 0, 1.10)], reach=True)
     q = [m for m in au if m['dev'].startswith('mptsas') and m['regime'] == 'fast' and m['job'] == 'qd32']
     check('mptsas fast QD32 auto: irq/IO <= 0.3x and CPU/IO <= 0.85x of off (medians)',
-          q, [('irq_io', 0, 0.3), ('cpu_us_io', 0, 0.85)])
-    res[-1] += (irq_floor(disk, q),)
+          q, [('irq_io', 0, 0.3), ('cpu_us_io', 0, 0.85)], why=irq_floor(disk, q))
     check('mptsas fast QD32 auto: CPU/IO better than off (interval below 1.0)',
           q, [('cpu_us_io', 0, 0.99999)], use_ci=True)
-    res.append(static_vs_auto(disk, aa_note))
+    res.append(static_vs_auto(disk, aa_note) + ([],))
     naa = [m for m in net if m['mode'] == BASELINE['net'][1]]
     check('A/A noise floor (network): 90% interval of virtio_net2/virtio_net within +-10% '
           'for Gbit/s, +-5% for irq/GB', naa, [('gbit_s', 0.9, 1.1), ('irq_gb', 0.95, 1.05)],
@@ -554,7 +555,7 @@ def summary(run, merged, timers):
                 '%s %s' % (t, fmt_ratio(m, k, always=True)) for k, t, _, s in METRICS[m['kind']] if s))
         out.append('')
     out.append('targets:')
-    for verdict, desc, bad, *why in targets(merged):
+    for verdict, desc, bad, why in targets(merged):
         out.append('  %-7s %s' % (verdict, desc))
         for b in bad[:12]:
             out.append('            %s' % b)
@@ -564,7 +565,7 @@ def summary(run, merged, timers):
         if bad and any('(A/A ' in b for b in bad):
             out.append('            %d of %d outside the A/A interval of their cell'
                        % (len(beyond), len(bad)))
-        for w in (why[0] if why and bad else []):
+        for w in (why if bad else []):
             out.append('            floor: %s' % w)
     out.append('')
     key = [m for m in merged if m['mode'] in ('on', 'auto', 'sample-on', 'sample-auto') and
