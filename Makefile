@@ -109,8 +109,8 @@ ifneq ($(RESULTS_SUB),)
 		"$$d"/results-rounds.csv "$$d"/run-info.txt "$$d"/*.png results/$(RESULTS_SUB)/ && \
 	echo "results/$(RESULTS_SUB)/: from $$d"
 else
-	$(Q)d=$$(readlink -f $(BUILD_DIR)/results/latest) && [ -f "$$d/figures.txt" ] || \
-		{ echo 'no make run results in $(BUILD_DIR)/results/latest' >&2; exit 1; }; \
+	$(Q)d=$$(readlink -f $(or $(RUN),$(BUILD_DIR)/results/latest)) && [ -f "$$d/figures.txt" ] || \
+		{ echo 'no make run results in $(or $(RUN),$(BUILD_DIR)/results/latest)' >&2; exit 1; }; \
 	mkdir -p results && find results -maxdepth 1 -type f ! -name noise-study.txt \
 		! -name 'mmio*' -delete && \
 	cp "$$d"/results.txt "$$d"/summary.txt "$$d"/figures.txt "$$d"/results.csv \

@@ -191,8 +191,27 @@ def main():
          {'dev': 'mptsas-msi', 'regime': 'file', 'job': 'qd32', 'mode': 'auto',
           'per_loc': 0.3, 'per_ipi': 0.06}])
     res.append(('report.irq-floor', floor == [
-        'mptsas-intx fast qd32 auto without any device interrupt: 0.45x of off '
+        'floor: mptsas-intx fast qd32 auto without any device interrupt: 0.45x of off '
         '(LOC 0.300 + IPI 0.060 per I/O; off: 0.800)']))
+    # the network's floor is per GB, against virtio_net's total
+    floor = report.irq_floor(
+        [{'kind': 'net', 'dev': 'virtio-net', 'regime': 'tap', 'job': 'send',
+          'mode': 'virtio_net', 'irq_gb': 40000}],
+        [{'kind': 'net', 'dev': 'virtio-net', 'regime': 'tap', 'job': 'send',
+          'mode': 'sample-auto', 'per_loc': 8000, 'per_ipi': 400}])
+    res.append(('report.irq-floor-net', floor == [
+        'floor: virtio-net tap send sample-auto without any device interrupt: 0.21x of '
+        'virtio_net (LOC 8000 + IPI 400 per GB; virtio_net: 40000)']))
+    # what the polls found: completions per poll, deferrals per poll; a row that never
+    # polled (or has no count) says nothing
+    polls = report.batching([
+        {'dev': 'virtio-net', 'regime': 'tap', 'job': 'send', 'mode': 'sample-auto',
+         'reaped_poll': 1.03, 'per_polls': 40000, 'per_deferrals': 1000},
+        {'dev': 'virtio-net', 'regime': 'tap', 'job': 'receive', 'mode': 'sample-auto',
+         'reaped_poll': float('nan'), 'per_polls': 0}])
+    res.append(('report.batching', polls == [
+        'polls: virtio-net tap send sample-auto: 1.03 completions per poll, 0.025 deferrals '
+        'per poll (a window opens only after a poll that found 2 or more)']))
     # a miss is told from its cell's noise: ratio outside / inside the A/A interval
     res.append(('report.aa-beyond',
                 report.aa_beyond('x qd1 auto iops 0.82x [0.71-0.94] (A/A 1.02x [0.88-1.17])') and
