@@ -194,19 +194,20 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * for one, and the instance is not parked during it unless the load
  * stopped batching (then the pair is dropped).  While the average of the
  * pairs' ratios stays at IRQ_POLL_AUTO_PAY_X1024 / 1024 or above, windows
- * open as above; below it they do not: the instance is polled at every
- * interrupt, or parked as above.  Where windows cost no throughput (a
- * stream the device sets the pace of) they stay, for the interrupts they
- * save.  The verdict is followed for a stretch of epochs (a trial of a
- * parked instance counts as one), doubled while pairs confirm it, up to
- * 32: in the end one epoch in 34 tries the losing choice.  A new verdict
- * for windows is put to the test again after 2 epochs, one against them
- * after 8: windows that do not pay cost throughput, so that verdict is
- * checked soon, while polling without them costs at most the interrupts
- * they would save; and where they do not pay, every trial pair is an
- * epoch of lost throughput, which in the first seconds after a switch
- * would otherwise come every few epochs.  An idle gap starts the epoch
- * again and drops a pair.
+ * open as above; below it they do not, and a switchable instance is parked
+ * 64 polls after the last window however much its polls find (the driver's
+ * handler reaps all of it, too); others are polled at every interrupt.
+ * Where windows cost no throughput (a stream the device sets the pace of)
+ * they stay, for the interrupts they save.  The verdict is followed for a
+ * stretch of epochs (a trial of a parked instance counts as one), doubled
+ * while pairs confirm it, up to 32: in the end one epoch in 34 tries the
+ * losing choice.  A new verdict for windows is put to the test again after
+ * 2 epochs, one against them after 8: windows that do not pay cost
+ * throughput, so that verdict is checked soon, while doing without them
+ * costs at most the interrupts they would save; and where they do not pay,
+ * every trial pair is an epoch of lost throughput, which in the first
+ * seconds after a switch would otherwise come every few epochs.  An idle
+ * gap starts the epoch again and drops a pair.
  */
 #define IRQ_POLL_AUTO_EPOCH		512
 #define IRQ_POLL_AUTO_PAY_X1024		992
@@ -464,6 +465,18 @@ static void irq_poll_auto_relearn(struct irq_poll_auto *a)
 	a->epoch_work = 0;
 }
 
+/*
+ * IRQ_POLL_MODE_AUTO: a parked instance is polled on trial (its 256th
+ * interrupt since it parked).  The trial counts as an epoch of the stretch.
+ */
+VISIBLE_IF_KUNIT void irq_poll_auto_trial(struct irq_poll_auto *a)
+{
+	a->irqs = 0;
+	irq_poll_auto_relearn(a);
+	irq_poll_auto_tick(a);
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_trial);
+
 /* IRQ_POLL_MODE_AUTO: start afresh (the mode was switched on). */
 VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
 {
@@ -546,10 +559,7 @@ static enum irq_poll_sched_ret irq_poll_sched_irqoff(struct irq_poll *iop)
 
 	/* We own it now. */
 	if (old & IRQ_POLL_PARKED) {
-		iop->ext->auto_state.irqs = 0;
-		irq_poll_auto_relearn(&iop->ext->auto_state);
-		/* A trial counts as an epoch of the stretch. */
-		irq_poll_auto_tick(&iop->ext->auto_state);
+		irq_poll_auto_trial(&iop->ext->auto_state);
 		irq_poll_stat_add(iop, trials, 1);
 	}
 	if (old & IRQ_POLL_DEFERRED) {
@@ -848,8 +858,16 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 	if (a->calm < IRQ_POLL_AUTO_CALM)
 		a->calm++;
 	if (!can_park || a->polls < IRQ_POLL_AUTO_WARMUP ||
-	    a->calm < IRQ_POLL_AUTO_CALM ||
-	    a->work_x256 >= IRQ_POLL_AUTO_PARK_X256)
+	    a->calm < IRQ_POLL_AUTO_CALM)
+		return IRQ_POLL_AUTO_IDLE;
+	/*
+	 * Batching keeps the instance polled while windows may pay.  Once
+	 * trial pairs found that they do not, it parks however much its
+	 * polls find: the driver's handler reaps all that is there as well,
+	 * without masking, a softirq and unmasking.
+	 */
+	if (a->work_x256 >= IRQ_POLL_AUTO_PARK_X256 &&
+	    (a->pays || a->phase >= IRQ_POLL_AUTO_PAIR1))
 		return IRQ_POLL_AUTO_IDLE;
 	/*
 	 * A trial pair is seen through while the load batches, also in its

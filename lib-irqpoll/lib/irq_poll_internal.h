@@ -91,6 +91,7 @@ struct task_struct *irq_poll_thread_of(struct irq_poll *iop);
 bool irq_poll_registered(const struct irq_poll *iop);
 bool irq_poll_misuse_reported(const struct irq_poll *iop);
 void irq_poll_auto_reset(struct irq_poll_auto *a);
+void irq_poll_auto_trial(struct irq_poll_auto *a);
 enum irq_poll_auto_verdict irq_poll_auto_step(struct irq_poll_auto *a, u64 now,
 					      int work, bool can_park,
 					      u32 *timeout_ns);

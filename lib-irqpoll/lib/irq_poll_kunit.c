@@ -1205,12 +1205,15 @@ static const struct ipt_rate ipt_rates[] = {
 	{ "just-below-turn", 25000, 0, 0,     20000, true,  false, true,  0, 0 },
 	/*
 	 * Closed loops: no window longer than about two turns of the loop,
-	 * and on average about one and a half.
+	 * and on average about one and a half.  Windows cost the slow loop
+	 * throughput, so on a switchable instance it parks once trial pairs
+	 * found that (irq_poll_test_auto_parks_where_windows_lose): here it
+	 * is not switchable.
 	 */
 	{ "depth1",	   0,	   1, 20000,  20000, true,  false, true,  0, 0 },
 	{ "depth2",	   0,	   2, 20000,  20000, true,  true,  false,
 	  100000, 60000 },
-	{ "depth4-slow",   0,	   4, 200000, 20000, true,  true,  false,
+	{ "depth4-slow",   0,	   4, 200000, 20000, false, true,  false,
 	  450000, 400000 },
 	{ "depth32",	   0,	   32, 20000, 20000, true,  true,  false,
 	  20000, 20000 },
@@ -1521,6 +1524,78 @@ static void irq_poll_test_auto_few_trials_after_switch(struct kunit *test)
 	KUNIT_EXPECT_GT(test, defers, 0);
 	KUNIT_EXPECT_LE_MSG(test, 32 * defers, done,
 			    "%d deferrals for %d completions", defers, done);
+}
+
+/*
+ * The fake device of ipt_rates on a parked instance: its driver reaps at
+ * every interrupt, up to the 256th, which is polled on trial.  Advances
+ * @now; returns what the driver reaped.
+ */
+static int ipt_rate_parked(struct irq_poll_auto *a, const struct ipt_rate *r,
+			   u64 *done_at, u64 *now, u64 *reaped)
+{
+	int i, work = 0;
+
+	for (i = 1; i < 256; i++) {
+		*now = ipt_rate_next(r, done_at, *now) + r->turn_ns;
+		work += ipt_rate_reap(r, done_at, *now, reaped);
+	}
+	irq_poll_auto_trial(a);
+	return work;
+}
+
+/*
+ * The loads of irq_poll_test_auto_measures_pay on a switchable instance.
+ * The closed loop's polls find four completions each, but once trial
+ * pairs found that windows cost it throughput, it is parked: its driver's
+ * handler reaps the four as well, without masking, a softirq and
+ * unmasking.  After a trial it parks again, unless a trial pair is due.
+ * The stream, whose windows pay, is never parked.
+ */
+static void irq_poll_test_auto_parks_where_windows_lose(struct kunit *test)
+{
+	const struct ipt_rate *r = test->param_value;
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u64 done_at[IPT_DEPTH_MAX];
+	u64 now = 0, reaped = 0, start = 0;
+	int i, work, done = 0, polls = 0, parks = 0;
+	u32 timeout = 0;
+
+	for (i = 0; i < r->depth; i++)
+		done_at[i] = r->service_ns;
+	irq_poll_auto_reset(&a);
+	/* 8000 polls, the second half counted: the verdict is in by then. */
+	for (i = 0; i < 8000; i++) {
+		if (v == IRQ_POLL_AUTO_PARK) {
+			parks++;
+			done += ipt_rate_parked(&a, r, done_at, &now, &reaped);
+			v = IRQ_POLL_AUTO_IDLE;
+		}
+		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
+		v = irq_poll_auto_step(&a, now, work, true, &timeout);
+		done += work;
+		polls++;
+		if (i == 4000) {
+			start = now;
+			done = 0;
+			polls = 0;
+			parks = 0;
+		}
+	}
+	KUNIT_ASSERT_GT(test, done, 0);
+	kunit_info(test, "%d completions, %d polls, %d parks\n", done, polls,
+		   parks);
+	if (r->defers) {
+		KUNIT_EXPECT_EQ(test, parks, 0);
+		return;
+	}
+	KUNIT_EXPECT_GT(test, parks, 0);
+	KUNIT_EXPECT_LE_MSG(test, 16 * polls, done,
+			    "%d polls for %d completions", polls, done);
+	/* The driver's path keeps the loop's pace; trial pairs cost little. */
+	KUNIT_EXPECT_GE(test, 100ULL * done * (r->service_ns + r->turn_ns),
+			95ULL * r->depth * (now - start));
 }
 
 /*
@@ -2228,6 +2303,8 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_auto_bursty_rate),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_measures_pay, ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_few_trials_after_switch),
+	KUNIT_CASE_PARAM(irq_poll_test_auto_parks_where_windows_lose,
+			 ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_parks_late_after_trials),
 	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_defers_under_load,
