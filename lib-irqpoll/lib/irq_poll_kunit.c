@@ -1441,54 +1441,135 @@ static const struct ipt_rate ipt_pay_rates[] = {
 
 KUNIT_ARRAY_PARAM(ipt_pay_rate, ipt_pay_rates, ipt_rate_desc);
 
-static void irq_poll_test_auto_measures_pay(struct kunit *test)
+/*
+ * The fake device of ipt_rates on a parked instance: its driver reaps at
+ * every interrupt, up to the 256th, which is polled on trial.  Advances
+ * @now; returns what the driver reaped.
+ */
+static int ipt_rate_parked(struct irq_poll_auto *a, const struct ipt_rate *r,
+			   u64 *done_at, u64 *now, u64 *reaped)
 {
-	const struct ipt_rate *r = test->param_value;
+	int i, work = 0;
+
+	for (i = 1; i < 256; i++) {
+		*now = ipt_rate_next(r, done_at, *now) + r->turn_ns;
+		work += ipt_rate_reap(r, done_at, *now, reaped);
+	}
+	irq_poll_auto_trial(a);
+	return work;
+}
+
+/* What ipt_pay_run() counted */
+struct ipt_pay_count {
+	u64 span_ns;	/* the virtual time counted */
+	int done;	/* completions, polled or reaped by the parked driver */
+	int polls;
+	int defers;
+	int parks;
+};
+
+/*
+ * The controller against a load of ipt_pay_rates for 8000 polls, the
+ * second half counted into @c: the verdict is in by then.  A parked
+ * instance is modelled by ipt_rate_parked(); only one that @can_park may
+ * park.
+ */
+static void ipt_pay_run(struct kunit *test, const struct ipt_rate *r,
+			bool can_park, struct ipt_pay_count *c)
+{
 	struct irq_poll_auto a = {};
 	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
 	u64 done_at[IPT_DEPTH_MAX];
 	u64 now = 0, reaped = 0, start = 0;
-	int i, work, done = 0, wakes = 0, defers = 0;
 	u32 timeout = 0;
+	int i, work;
 
+	memset(c, 0, sizeof(*c));
 	for (i = 0; i < r->depth; i++)
 		done_at[i] = r->service_ns;
 	irq_poll_auto_reset(&a);
-	/* 8000 polls, the second half counted: the verdict is in by then. */
 	for (i = 0; i < 8000; i++) {
+		if (v == IRQ_POLL_AUTO_PARK) {
+			KUNIT_ASSERT_TRUE(test, can_park);
+			c->parks++;
+			c->done += ipt_rate_parked(&a, r, done_at, &now,
+						   &reaped);
+		}
 		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
-		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
-		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
-		done += work;
-		wakes++;
+		v = irq_poll_auto_step(&a, now, work, can_park, &timeout);
+		c->done += work;
+		c->polls++;
 		if (v == IRQ_POLL_AUTO_DEFER)
-			defers++;
+			c->defers++;
 		if (i == 4000) {
 			start = now;
-			done = 0;
-			wakes = 0;
-			defers = 0;
+			memset(c, 0, sizeof(*c));
 		}
 	}
-	KUNIT_ASSERT_GT(test, done, 0);
+	c->span_ns = now - start;
+	KUNIT_ASSERT_GT(test, c->done, 0);
+}
+
+/*
+ * Reaped at every interrupt (polled or parked), the closed loop completes
+ * depth commands per service and turn time: true if @c kept at least 95%
+ * of that.
+ */
+static bool ipt_pay_kept_pace(const struct ipt_rate *r,
+			      const struct ipt_pay_count *c)
+{
+	return 100ULL * c->done * (r->service_ns + r->turn_ns) >=
+	       95ULL * r->depth * c->span_ns;
+}
+
+static void irq_poll_test_auto_measures_pay(struct kunit *test)
+{
+	const struct ipt_rate *r = test->param_value;
+	struct ipt_pay_count c;
+
+	ipt_pay_run(test, r, false, &c);
 	if (!r->defers) {
-		/*
-		 * Polled at every interrupt, the loop completes depth commands
-		 * per service and turn time; at least 95% of that, trial pairs
-		 * cost the rest (windows: 67%).
-		 */
-		KUNIT_EXPECT_GE(test, 100ULL * done * (r->service_ns + r->turn_ns),
-				95ULL * r->depth * (now - start));
-		KUNIT_EXPECT_LE_MSG(test, 16 * defers, done,
-				    "%d deferrals for %d completions", defers,
-				    done);
+		/* Trial pairs cost the last 5% (windows: 67% of the pace). */
+		KUNIT_EXPECT_TRUE_MSG(test, ipt_pay_kept_pace(r, &c),
+				      "%d completions in %llu ns", c.done,
+				      c.span_ns);
+		KUNIT_EXPECT_LE_MSG(test, 16 * c.defers, c.done,
+				    "%d deferrals for %d completions",
+				    c.defers, c.done);
 	} else {
 		/* A window in all but the trial epochs without. */
-		KUNIT_EXPECT_GT(test, defers, 0);
-		KUNIT_EXPECT_LE_MSG(test, 8 * wakes, done,
-				    "%d wake-ups for %d completions", wakes,
-				    done);
+		KUNIT_EXPECT_GT(test, c.defers, 0);
+		KUNIT_EXPECT_LE_MSG(test, 8 * c.polls, c.done,
+				    "%d wake-ups for %d completions", c.polls,
+				    c.done);
 	}
+}
+
+/*
+ * The loads of irq_poll_test_auto_measures_pay on a switchable instance.
+ * The closed loop's polls find four completions each, but once trial
+ * pairs found that windows cost it throughput, it is parked: its driver's
+ * handler reaps the four as well, without masking, a softirq and
+ * unmasking.  After a trial it parks again, unless a trial pair is due.
+ * The stream, whose windows pay, is never parked.
+ */
+static void irq_poll_test_auto_parks_where_windows_lose(struct kunit *test)
+{
+	const struct ipt_rate *r = test->param_value;
+	struct ipt_pay_count c;
+
+	ipt_pay_run(test, r, true, &c);
+	kunit_info(test, "%d completions, %d polls, %d parks\n", c.done,
+		   c.polls, c.parks);
+	if (r->defers) {
+		KUNIT_EXPECT_EQ(test, c.parks, 0);
+		return;
+	}
+	KUNIT_EXPECT_GT(test, c.parks, 0);
+	KUNIT_EXPECT_LE_MSG(test, 16 * c.polls, c.done,
+			    "%d polls for %d completions", c.polls, c.done);
+	KUNIT_EXPECT_TRUE_MSG(test, ipt_pay_kept_pace(r, &c),
+			      "%d completions in %llu ns", c.done, c.span_ns);
 }
 
 /*
@@ -1524,78 +1605,6 @@ static void irq_poll_test_auto_few_trials_after_switch(struct kunit *test)
 	KUNIT_EXPECT_GT(test, defers, 0);
 	KUNIT_EXPECT_LE_MSG(test, 32 * defers, done,
 			    "%d deferrals for %d completions", defers, done);
-}
-
-/*
- * The fake device of ipt_rates on a parked instance: its driver reaps at
- * every interrupt, up to the 256th, which is polled on trial.  Advances
- * @now; returns what the driver reaped.
- */
-static int ipt_rate_parked(struct irq_poll_auto *a, const struct ipt_rate *r,
-			   u64 *done_at, u64 *now, u64 *reaped)
-{
-	int i, work = 0;
-
-	for (i = 1; i < 256; i++) {
-		*now = ipt_rate_next(r, done_at, *now) + r->turn_ns;
-		work += ipt_rate_reap(r, done_at, *now, reaped);
-	}
-	irq_poll_auto_trial(a);
-	return work;
-}
-
-/*
- * The loads of irq_poll_test_auto_measures_pay on a switchable instance.
- * The closed loop's polls find four completions each, but once trial
- * pairs found that windows cost it throughput, it is parked: its driver's
- * handler reaps the four as well, without masking, a softirq and
- * unmasking.  After a trial it parks again, unless a trial pair is due.
- * The stream, whose windows pay, is never parked.
- */
-static void irq_poll_test_auto_parks_where_windows_lose(struct kunit *test)
-{
-	const struct ipt_rate *r = test->param_value;
-	struct irq_poll_auto a = {};
-	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
-	u64 done_at[IPT_DEPTH_MAX];
-	u64 now = 0, reaped = 0, start = 0;
-	int i, work, done = 0, polls = 0, parks = 0;
-	u32 timeout = 0;
-
-	for (i = 0; i < r->depth; i++)
-		done_at[i] = r->service_ns;
-	irq_poll_auto_reset(&a);
-	/* 8000 polls, the second half counted: the verdict is in by then. */
-	for (i = 0; i < 8000; i++) {
-		if (v == IRQ_POLL_AUTO_PARK) {
-			parks++;
-			done += ipt_rate_parked(&a, r, done_at, &now, &reaped);
-			v = IRQ_POLL_AUTO_IDLE;
-		}
-		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
-		v = irq_poll_auto_step(&a, now, work, true, &timeout);
-		done += work;
-		polls++;
-		if (i == 4000) {
-			start = now;
-			done = 0;
-			polls = 0;
-			parks = 0;
-		}
-	}
-	KUNIT_ASSERT_GT(test, done, 0);
-	kunit_info(test, "%d completions, %d polls, %d parks\n", done, polls,
-		   parks);
-	if (r->defers) {
-		KUNIT_EXPECT_EQ(test, parks, 0);
-		return;
-	}
-	KUNIT_EXPECT_GT(test, parks, 0);
-	KUNIT_EXPECT_LE_MSG(test, 16 * polls, done,
-			    "%d polls for %d completions", polls, done);
-	/* The driver's path keeps the loop's pace; trial pairs cost little. */
-	KUNIT_EXPECT_GE(test, 100ULL * done * (r->service_ns + r->turn_ns),
-			95ULL * r->depth * (now - start));
 }
 
 /*
