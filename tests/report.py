@@ -489,13 +489,12 @@ def irq_floor(merged, rows):
     are not its device's (local timer, IPIs), per unit of work, against the
     baseline's total.  Polling goes below that ratio only by cutting those too, or by
     doing more work per second to spread the tick over more of it."""
-    base = {(m.get('kind', 'disk'), m['dev'], m['regime'], m['job']): m for m in merged
-            if m['mode'] == BASELINE[m.get('kind', 'disk')][0]}
+    base = {(m['kind'], m['dev'], m['regime'], m['job']): m for m in merged
+            if m['mode'] == BASELINE[m['kind']][0]}
     out = []
     for m in rows:
-        kind = m.get('kind', 'disk')
-        total, unit = ('irq_io', 'I/O') if kind == 'disk' else ('irq_gb', 'GB')
-        b = base.get((kind, m['dev'], m['regime'], m['job']))
+        total, unit = ('irq_io', 'I/O') if m['kind'] == 'disk' else ('irq_gb', 'GB')
+        b = base.get((m['kind'], m['dev'], m['regime'], m['job']))
         if not b or not b.get(total):
             continue
         loc, ipi = m.get('per_loc', 0), m.get('per_ipi', 0)

@@ -186,10 +186,10 @@ def main():
           'irq_io': 0.8},
          {'kind': 'disk', 'dev': 'mptsas-msi', 'regime': 'fast', 'job': 'qd32', 'mode': 'off',
           'irq_io': 0.5}],
-        [{'dev': 'mptsas-intx', 'regime': 'fast', 'job': 'qd32', 'mode': 'auto',
-          'per_loc': 0.3, 'per_ipi': 0.06},
-         {'dev': 'mptsas-msi', 'regime': 'file', 'job': 'qd32', 'mode': 'auto',
-          'per_loc': 0.3, 'per_ipi': 0.06}])
+        [{'kind': 'disk', 'dev': 'mptsas-intx', 'regime': 'fast', 'job': 'qd32',
+          'mode': 'auto', 'per_loc': 0.3, 'per_ipi': 0.06},
+         {'kind': 'disk', 'dev': 'mptsas-msi', 'regime': 'file', 'job': 'qd32',
+          'mode': 'auto', 'per_loc': 0.3, 'per_ipi': 0.06}])
     res.append(('report.irq-floor', floor == [
         'floor: mptsas-intx fast qd32 auto without any device interrupt: 0.45x of off '
         '(LOC 0.300 + IPI 0.060 per I/O; off: 0.800)']))
