@@ -39,6 +39,12 @@ case ",$bench," in
 ,mmio,) mmio=1 ;;
 *,mmio,*) die "BENCH: 'mmio' runs alone (its QEMU trace slows every other benchmark)" ;;
 esac
+# The guest's clock source (tests/qemu-run.sh): tsc (tsc=reliable) or hpet (what the
+# kernel picks under TCG by itself).
+case "${BENCH_CLOCK:-tsc}" in
+tsc | hpet) ;;
+*) die "BENCH_CLOCK: unknown clock source '$BENCH_CLOCK' (tsc hpet)" ;;
+esac
 [ -n "$diskjobs" ] || die "DISK_JOBS is empty"
 seen_qd32=0
 for j in $diskjobs; do
@@ -100,6 +106,9 @@ python3 "$IRQP_TOP/tests/ktap.py" "$RUN_DIR/ktap.log" >/dev/null ||
 	{ grep -E '^(# |not ok)' "$RUN_DIR/ktap.log" | tail -n 30 >&2; die "a benchmark failed in the guest" "$RUN_DIR/ktap.log"; }
 python3 "$IRQP_TOP/tests/scan-log.py" "$RUN_DIR/console.log" ||
 	die "the guest log is not clean" "$RUN_DIR/console.log"
+clock=$(sed -n 's/.*clocksource: Switched to clocksource \([a-z0-9-]*\).*/\1/p' "$RUN_DIR/console.log" | tail -n 1)
+[ "$clock" = "${BENCH_CLOCK:-tsc}" ] ||
+	die "the guest's clock source is '$clock', not BENCH_CLOCK=${BENCH_CLOCK:-tsc}" "$RUN_DIR/console.log"
 
 stage 5 $STAGES "report"
 {
@@ -113,7 +122,7 @@ stage 5 $STAGES "report"
 	done
 	pin=
 	[ "${QEMU_PIN:-0}" = 1 ] && pin=", pinned"
-	echo "setup: ${QEMU_SMP:-2} vCPUs, ${QEMU_ICOUNT:+icount $QEMU_ICOUNT, }accel ${QEMU_ACCEL:-tcg,thread=multi}$pin, host cores: $(nproc); BENCH=$bench, ${secs}s windows${warmup:+ after ${warmup}s of warm-up}, $rounds rounds, disk jobs: $diskjobs${DISK_RUNS:+, runs: $DISK_RUNS}${own:+ (their own jobs, runs or rounds in$own)}, fast regime: null-co latency ${FAST_LATENCY_NS:-20000} ns"
+	echo "setup: ${QEMU_SMP:-2} vCPUs, ${QEMU_ICOUNT:+icount $QEMU_ICOUNT, }accel ${QEMU_ACCEL:-tcg,thread=multi}$pin, host cores: $(nproc), guest clock source: $clock; BENCH=$bench, ${secs}s windows${warmup:+ after ${warmup}s of warm-up}, $rounds rounds, disk jobs: $diskjobs${DISK_RUNS:+, runs: $DISK_RUNS}${own:+ (their own jobs, runs or rounds in$own)}, fast regime: null-co latency ${FAST_LATENCY_NS:-20000} ns"
 	echo "elapsed at report: $(elapsed)"
 	echo "qemu: $(cat "$RUN_DIR/qemu-cmd")"
 } >"$RUN_DIR/run-info.txt"
