@@ -149,8 +149,8 @@ accel=${QEMU_ACCEL:-tcg,thread=multi}
 # AMD CPU without the constant-TSC flag, and for such a CPU with more than one possible
 # CPU the kernel assumes the TSCs unsynchronized without measuring (unsynchronized_tsc())
 # and falls back to the HPET: an emulated device read at every clock read (each hrtimer,
-# each ktime_get()), which cost a fast-disk I/O about a quarter more guest CPU and turned
-# off hardirq time accounting (README, "The guest's clock source").  tsc=reliable skips
+# each ktime_get()), which cost a disk I/O 1.2 to 1.9 times the guest CPU (results/ab-*)
+# and turned off hardirq time accounting (README, "The guest's clock source").  tsc=reliable skips
 # that assumption; tests/run.sh checks that the guest switched to the TSC.
 # BENCH_CLOCK=hpet keeps the kernel's own choice.
 [ -n "$bench" ] && [ "${BENCH_CLOCK:-tsc}" = tsc ] && append="$append tsc=reliable"
