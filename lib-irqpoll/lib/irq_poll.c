@@ -192,25 +192,31 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * neither), compares their rates (completions over the epoch's time); it
  * starts when a window would open, so a load that never batches never pays
  * for one, and the instance is not parked during it unless the load
- * stopped batching (then the pair is dropped).  While the average of the
- * pairs' ratios stays at IRQ_POLL_AUTO_PAY_X1024 / 1024 or above, windows
- * open as above; below it they do not, and a switchable instance is parked
- * 64 polls after the last window however much its polls find (the driver's
- * handler reaps all of it, too); others are polled at every interrupt.
- * Where windows cost no throughput (a stream the device sets the pace of)
- * they stay, for the interrupts they save.  The verdict is followed for a
- * stretch of epochs (a trial of a parked instance counts as one), doubled
- * while pairs confirm it, up to 32: in the end one epoch in 34 tries the
- * losing choice.  A new verdict for windows is put to the test again after
- * 2 epochs, one against them after 8: windows that do not pay cost
- * throughput, so that verdict is checked soon, while doing without them
- * costs at most the interrupts they would save; and where they do not pay,
- * every trial pair is an epoch of lost throughput, which in the first
- * seconds after a switch would otherwise come every few epochs.  An idle
- * gap starts the epoch again and drops a pair.
+ * stopped batching (then the pair is dropped).  Windows must buy
+ * throughput: while the average of the pairs' ratios stays at
+ * IRQ_POLL_AUTO_PAY_X1024 / 1024 (4% more with windows) or above, they
+ * open as above, as they do pay where the CPU sets the pace (the wake-ups
+ * they save go to the load).  Where the device or the submitter sets it,
+ * they buy only interrupts: free in a closed loop, but under a load at a
+ * fixed rate every completion they hold back is late, and the two look
+ * the same from here (completions come at the same pace, and pairs
+ * measure a little above 1 at a fixed rate).  So below the margin they do
+ * not open, a switchable instance is parked 64 polls after the last
+ * window however much its polls find (the driver's handler reaps all of
+ * it, too), and others are polled at every interrupt.  The verdict is
+ * followed for a stretch of epochs (a trial of a parked instance counts
+ * as one), doubled while pairs confirm it, up to 32: in the end one epoch
+ * in 34 tries the losing choice.  A new verdict for windows is put to the
+ * test again after 2 epochs, one against them after 8: windows that do
+ * not pay cost throughput or latency, so that verdict is checked soon,
+ * while doing without them costs at most the interrupts they would save;
+ * and where they do not pay, every trial pair is an epoch of lost
+ * throughput, which in the first seconds after a switch would otherwise
+ * come every few epochs.  An idle gap starts the epoch again and drops a
+ * pair.
  */
 #define IRQ_POLL_AUTO_EPOCH		512
-#define IRQ_POLL_AUTO_PAY_X1024		992
+#define IRQ_POLL_AUTO_PAY_X1024		1065
 #define IRQ_POLL_AUTO_STRETCH_MIN	2
 #define IRQ_POLL_AUTO_STRETCH_NOWIN	8
 #define IRQ_POLL_AUTO_STRETCH_MAX	32
