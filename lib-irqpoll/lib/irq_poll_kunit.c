@@ -1539,7 +1539,7 @@ static void irq_poll_test_auto_measures_pay(struct kunit *test)
 	/* Trial pairs cost the last 5% (windows: 67% of the loop's pace). */
 	KUNIT_EXPECT_TRUE_MSG(test, ipt_pay_kept_pace(r, &c),
 			      "%d completions in %llu ns", c.done, c.span_ns);
-	/* Windows only in trial epochs: one poll in ten or fewer defers. */
+	/* Windows only in trial epochs: one poll in eight or fewer defers. */
 	KUNIT_EXPECT_LE_MSG(test, 8 * c.defers, c.polls,
 			    "%d deferrals in %d polls", c.defers, c.polls);
 	KUNIT_EXPECT_LE_MSG(test, 16 * c.defers, c.done,
