@@ -9,11 +9,14 @@
 #
 # Usage: tests/noise-study.sh [CANDIDATE...]    (default: all; needs the perf kernel,
 #        'make kernel-perf'; run it under the shared lock, it boots QEMU)
-#   base    -smp 2, tcg,thread=multi, STUDY_SECONDS windows (the make run default)
+#   base    -smp 2, tcg,thread=multi, STUDY_SECONDS windows, fio on the CPU that takes
+#           its disk's interrupts (the make run default)
 #   smp1    -smp 1
 #   pin     -smp 2 with each vCPU thread pinned to its own host CPU (taskset)
 #   long    base with 3x longer windows
 #   icount  -smp 2, tcg,thread=single, -icount shift=auto,sleep=on
+#   float   base with fio where the guest's scheduler puts it (FIO_PIN=0; the default
+#           before 2026-12-05, and the setup the other candidates were first measured in)
 # STUDY_BASE=RUN_DIR: take candidate "base" from that make run's A/A rows (same disks
 # and jobs) instead of booting it.
 # STUDY_SECONDS (3, as make run), STUDY_ROUNDS (3) and STUDY_JOBS (qd32 qd1) set the
@@ -25,7 +28,7 @@ set -eu
 secs=${STUDY_SECONDS:-3}
 jobs=${STUDY_JOBS:-qd32 qd1}
 rounds=${STUDY_ROUNDS:-3}
-cands=${*:-base smp1 pin long icount}
+cands=${*:-base float smp1 pin long icount}
 out=$BUILD_DIR/study
 mkdir -p "$out"
 n=$(echo $cands | wc -w)
@@ -36,6 +39,7 @@ for c in $cands; do
 	k=$((k + 1))
 	s=$secs
 	env=()
+	extra=irqp.fiopin=1
 	case $c in
 	base) if [ -n "${STUDY_BASE:-}" ]; then
 			rm -rf "$out/base"
@@ -48,14 +52,15 @@ for c in $cands; do
 	pin) env=(QEMU_PIN=1) ;;
 	long) s=$((secs * 3)) ;;
 	icount) env=(QEMU_ICOUNT=shift=auto,sleep=on) ;;
-	*) die "unknown candidate '$c' (base smp1 pin long icount)" ;;
+	float) extra=irqp.fiopin=0 ;;
+	*) die "unknown candidate '$c' (base smp1 pin long icount float)" ;;
 	esac
 	stage $((k + 1)) $((n + 2)) "candidate $c (${env[*]:-defaults}, ${s}s windows, $rounds rounds)"
 	rd=$out/$c
 	rm -rf "$rd"
 	t0=$(date +%s)
 	env "${env[@]}" RUN_DIR="$rd" \
-		KERNEL_CMDLINE_EXTRA="irqp.secs=$s irqp.rounds=$rounds irqp.benchtimeout=1800 irqp.diskjobs=$(echo $jobs | tr ' ' ,)" \
+		KERNEL_CMDLINE_EXTRA="irqp.secs=$s irqp.rounds=$rounds irqp.benchtimeout=1800 irqp.diskjobs=$(echo $jobs | tr ' ' ,) $extra" \
 		"$IRQP_TOP/tests/qemu-run.sh" -t 2400 -B aa perf >"$out/$c.log" 2>&1 ||
 		{ tail -n 20 "$out/$c.log"; echo "candidate $c: boot failed" >"$rd.failed"; continue; }
 	echo "$(( $(date +%s) - t0 ))" >"$rd/wall_s"

@@ -6,7 +6,7 @@
 #
 # Usage: tests/run.sh      (BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP, BENCH=ahci,mptsas,net,
 #                          DISK_JOBS, DISK_RUNS, NET_MODES, NET_JOBS override the defaults;
-#                          QEMU_SMP, QEMU_PIN, QEMU_ICOUNT, FAST_LATENCY_NS the setup)
+#                          QEMU_SMP, QEMU_PIN, QEMU_ICOUNT, FAST_LATENCY_NS, FIO_PIN the setup)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +44,13 @@ esac
 case "${BENCH_CLOCK:-tsc}" in
 tsc | hpet) ;;
 *) die "BENCH_CLOCK: unknown clock source '$BENCH_CLOCK' (tsc hpet)" ;;
+esac
+# fio on the CPU that takes its disk's interrupts (1, the default) or where the guest's
+# scheduler puts it (0); see "A quieter setup" in README.md.
+fiopin=${FIO_PIN-1}
+case "$fiopin" in
+0 | 1) ;;
+*) die "FIO_PIN must be 0 or 1, not '$fiopin'" ;;
 esac
 [ -n "$diskjobs" ] || die "DISK_JOBS is empty"
 seen_qd32=0
@@ -91,7 +98,7 @@ nb=$(echo "${bench//,/ }" | wc -w)
 stage 4 $STAGES "boot and benchmark ($bench: ${secs}s windows, $rounds rounds, disk jobs $diskjobs)"
 export RUN_DIR=$BUILD_DIR/runs/run-$(date +%Y%m%d-%H%M%S)
 btimeout=$((600 + 400 * (secs + ${warmup:-0} + 5) * rounds))
-extra="irqp.secs=$secs irqp.rounds=$rounds irqp.diskjobs=$(echo $diskjobs | tr ' ' ,) irqp.benchtimeout=$btimeout"
+extra="irqp.secs=$secs irqp.rounds=$rounds irqp.diskjobs=$(echo $diskjobs | tr ' ' ,) irqp.benchtimeout=$btimeout irqp.fiopin=$fiopin"
 [ -n "$warmup" ] && extra="$extra irqp.warmup=$warmup"
 [ -n "${DISK_RUNS:-}" ] && extra="$extra irqp.diskruns=$(echo $DISK_RUNS | tr ' ' ,)"
 [ -n "${NET_MODES:-}" ] && extra="$extra irqp.netmodes=$(echo $NET_MODES | tr ' ' ,)"
@@ -122,7 +129,9 @@ stage 5 $STAGES "report"
 	done
 	pin=
 	[ "${QEMU_PIN:-0}" = 1 ] && pin=", pinned"
-	echo "setup: ${QEMU_SMP:-2} vCPUs, ${QEMU_ICOUNT:+icount $QEMU_ICOUNT, }accel ${QEMU_ACCEL:-tcg,thread=multi}$pin, host cores: $(nproc), guest clock source: $clock; BENCH=$bench, ${secs}s windows${warmup:+ after ${warmup}s of warm-up}, $rounds rounds, disk jobs: $diskjobs${DISK_RUNS:+, runs: $DISK_RUNS}${own:+ (their own jobs, runs or rounds in$own)}, fast regime: null-co latency ${FAST_LATENCY_NS:-20000} ns"
+	fio="fio where the scheduler puts it"
+	[ "$fiopin" = 1 ] && fio="fio on its disk's interrupt CPU"
+	echo "setup: ${QEMU_SMP:-2} vCPUs, ${QEMU_ICOUNT:+icount $QEMU_ICOUNT, }accel ${QEMU_ACCEL:-tcg,thread=multi}$pin, host cores: $(nproc), guest clock source: $clock; BENCH=$bench, ${secs}s windows${warmup:+ after ${warmup}s of warm-up}, $rounds rounds, disk jobs: $diskjobs${DISK_RUNS:+, runs: $DISK_RUNS}${own:+ (their own jobs, runs or rounds in$own)}, $fio, fast regime: null-co latency ${FAST_LATENCY_NS:-20000} ns"
 	echo "elapsed at report: $(elapsed)"
 	echo "qemu: $(cat "$RUN_DIR/qemu-cmd")"
 } >"$RUN_DIR/run-info.txt"

@@ -117,7 +117,7 @@ tmpb=${TMPDIR:-/tmp}/irqp-unit-build.$$
 for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS=tcp \
 	BENCH=bogus BENCH=ahci,bogus BENCH= BENCH=ahci,mmio DISK_JOBS=qd0 DISK_JOBS=r50 QEMU_SMP=two \
 	DISK_RUNS=fast DISK_RUNS=defer-2-x DISK_RUNS=defer-0-100 BENCH_WARMUP=0 BENCH_WARMUP=x \
-	BENCH_WARMUP=61 BENCH_WARMUP= BENCH_CLOCK=bogus; do
+	BENCH_WARMUP=61 BENCH_WARMUP= BENCH_CLOCK=bogus FIO_PIN=2 FIO_PIN= FIO_PIN=yes; do
 	# BUILD_DIR: nothing may be written before the refusal
 	out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" "$bad" timeout 60 bash "$top/tests/run.sh" 2>&1)
 	rc=$?
@@ -126,7 +126,7 @@ for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS
 	[ $ok = 0 ] || printf '%s\n' "$out" | head -n 3 | sed 's/^/# /'
 	res $ok "run-refuses.$bad"
 done
-out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" BENCH=ahci,mptsas,net,sweep BENCH_CLOCK=hpet \
+out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" BENCH=ahci,mptsas,net,sweep BENCH_CLOCK=hpet FIO_PIN=0 \
 	DISK_JOBS="qd32 qd1 r25" DISK_RUNS="off auto defer defer-8-500 off2" timeout 60 bash "$top/tests/run.sh" 2>&1)
 res $? run-accepts.good-settings
 

@@ -12,6 +12,9 @@
 #               so each mode keeps the same "off" run next to it (the report pairs each
 #               run with the nearest off run of its round and job by "seq").
 #   BENCH_ROUNDS rounds (default 1), each over every target and job.
+#   FIO_PIN     1: run fio on the CPU that takes the disk's interrupts, so that a
+#               completion neither crosses CPUs nor depends on where the scheduler put
+#               fio (default 0: fio runs where the scheduler puts it).
 . /irqp/lib.sh
 [ $# -gt 0 ] || { echo "usage: disk.sh TARGET..."; exit 2; }
 JOBS=${DISK_JOBS:-qd32 r50 qd4 qd1}
@@ -87,14 +90,22 @@ while [ $round -le "$ROUNDS" ]; do
 		dev=$2 addr=$3
 		irqs=$(pci_irqs "$addr")
 		insts=$(disk_instances "$dev" "$addr")
+		pin=
+		if [ "${FIO_PIN:-0}" = 1 ]; then
+			set -- $irqs
+			cpu=$(cut -d, -f1 "/proc/irq/$1/effective_affinity_list" | cut -d- -f1)
+			[ -n "$cpu" ] || { fail "$t: no CPU for irq $1 (FIO_PIN=1)"; continue; }
+			pin=--cpus_allowed=$cpu
+			echo "$t: fio on CPU $cpu (irq $1)"
+		fi
 		for job in $JOBS; do
 			case $job in
-			qd[0-9]*) qd=${job#qd} rate=0; set -- --size=256m ;;
+			qd[0-9]*) qd=${job#qd} rate=0; set -- --size=256m $pin ;;
 			r[0-9]*)
 				f=/tmp/rate.$t
 				[ -s $f ] || { echo "$t: $job needs qd32 first"; continue; }
 				qd=32 rate=$(awk -v p="${job#r}" '{ printf "%d", $1 * p / 100 }' $f)
-				set -- --size=256m --rate_iops="$rate" ;;
+				set -- --size=256m --rate_iops="$rate" $pin ;;
 			*) echo "unknown job $job"; rc=1; continue ;;
 			esac
 			seq=0
