@@ -15,8 +15,8 @@
 #   pin     -smp 2 with each vCPU thread pinned to its own host CPU (taskset)
 #   long    base with 3x longer windows
 #   icount  -smp 2, tcg,thread=single, -icount shift=auto,sleep=on
-#   float   base with fio where the guest's scheduler puts it (FIO_PIN=0; the default
-#           before 2026-12-05, and the setup the other candidates were first measured in)
+#   float   base with fio where the guest's scheduler puts it (FIO_PIN=0: make run's
+#           default before 2026-12-05 19:47, and the setup the others were first measured in)
 # STUDY_BASE=RUN_DIR: take candidate "base" from that make run's A/A rows (same disks
 # and jobs) instead of booting it.
 # STUDY_SECONDS (3, as make run), STUDY_ROUNDS (3) and STUDY_JOBS (qd32 qd1) set the

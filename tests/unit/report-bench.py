@@ -212,6 +212,18 @@ def main():
     res.append(('report.batching', polls == [
         'polls: virtio-net tap send sample-auto: 1.03 completions per poll, 0.025 deferrals '
         'per poll (a window opens only after a poll that found 2 or more)']))
+    # what polling alone costs where it misses: completions per poll, softirq and
+    # hardirq time per I/O beside the baseline's; a row without polls says nothing
+    cost = report.polled_cost(
+        [{'kind': 'disk', 'dev': 'ahci', 'regime': 'file', 'job': 'qd4', 'mode': 'off',
+          'per_softirq_us': 14.0, 'per_hardirq_us': 16.0}],
+        [{'kind': 'disk', 'dev': 'ahci', 'regime': 'file', 'job': 'qd4', 'mode': 'on',
+          'reaped_poll': 1.07, 'per_softirq_us': 27.5, 'per_hardirq_us': 16.8},
+         {'kind': 'disk', 'dev': 'ahci', 'regime': 'file', 'job': 'qd1', 'mode': 'on',
+          'reaped_poll': float('nan')}])
+    res.append(('report.polled-cost', cost == [
+        'cost: ahci file qd4 on: 1.07 completions per poll; per I/O softirq 27.5 us, '
+        'hardirq 16.8 us (off: 14.0, 16.0)']))
     # a miss is told from its cell's noise: ratio outside / inside the A/A interval
     res.append(('report.aa-beyond',
                 report.aa_beyond('x qd1 auto iops 0.82x [0.71-0.94] (A/A 1.02x [0.88-1.17])') and
