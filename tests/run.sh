@@ -46,7 +46,7 @@ tsc | hpet) ;;
 *) die "BENCH_CLOCK: unknown clock source '$BENCH_CLOCK' (tsc hpet)" ;;
 esac
 # fio on the CPU that takes its disk's interrupts (1, the default) or where the guest's
-# scheduler puts it (0); see "A quieter setup" in README.md.
+# scheduler puts it (0); see "Where fio runs" in README.md.
 fiopin=${FIO_PIN-1}
 case "$fiopin" in
 0 | 1) ;;
