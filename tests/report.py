@@ -487,13 +487,18 @@ def targets(merged):
     return res
 
 
+def baselines(merged):
+    """The baseline row (off, virtio_net) of each cell, by (kind, dev, regime, job)."""
+    return {(m['kind'], m['dev'], m['regime'], m['job']): m for m in merged
+            if m['mode'] == BASELINE[m['kind']][0]}
+
+
 def irq_floor(merged, rows):
     """Why an interrupt target can be out of reach: the interrupts a row takes that
     are not its device's (local timer, IPIs), per unit of work, against the
     baseline's total.  Polling goes below that ratio only by cutting those too, or by
     doing more work per second to spread the tick over more of it."""
-    base = {(m['kind'], m['dev'], m['regime'], m['job']): m for m in merged
-            if m['mode'] == BASELINE[m['kind']][0]}
+    base = baselines(merged)
     out = []
     for m in rows:
         total, unit = ('irq_io', 'I/O') if m['kind'] == 'disk' else ('irq_gb', 'GB')
@@ -514,8 +519,7 @@ def polled_cost(merged, rows):
     softirq (and a mask and an unmask of the device), and where a poll finds about one
     completion, that cost is paid per I/O.  Per row: completions per poll and the
     hardirq and softirq time per I/O, beside the baseline's."""
-    base = {(m['kind'], m['dev'], m['regime'], m['job']): m for m in merged
-            if m['mode'] == BASELINE[m['kind']][0]}
+    base = baselines(merged)
     out = []
     for m in rows[:12]:
         b = base.get((m['kind'], m['dev'], m['regime'], m['job']))

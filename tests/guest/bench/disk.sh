@@ -92,11 +92,11 @@ while [ $round -le "$ROUNDS" ]; do
 		insts=$(disk_instances "$dev" "$addr")
 		pin=
 		if [ "${FIO_PIN:-0}" = 1 ]; then
-			set -- $irqs
-			cpu=$(cut -d, -f1 "/proc/irq/$1/effective_affinity_list" | cut -d- -f1)
-			[ -n "$cpu" ] || { fail "$t: no CPU for irq $1 (FIO_PIN=1)"; continue; }
+			irq=${irqs%% *}
+			cpu=$(cut -d, -f1 "/proc/irq/$irq/effective_affinity_list" | cut -d- -f1)
+			[ -n "$cpu" ] || { fail "$t: no CPU for irq $irq (FIO_PIN=1)"; continue; }
 			pin=--cpus_allowed=$cpu
-			echo "$t: fio on CPU $cpu (irq $1)"
+			echo "$t: fio on CPU $cpu (irq $irq)"
 		fi
 		for job in $JOBS; do
 			case $job in
