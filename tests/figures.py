@@ -39,8 +39,19 @@ import sys
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 PLACEHOLDER = re.compile(r'\{fig:([A-Za-z0-9_.+-]+)\}')
 INLINE = re.compile(r'`?([^`<>\n]*?)`?<!--\s*fig:([A-Za-z0-9_.+-]+)\s*-->')
-# A code span that contains "fig:" shows the syntax, it quotes nothing.
-EXAMPLE = re.compile(r'`[^`\n]*fig:[^`\n]*`')
+# Code spans, paired from the left on each line; one that contains "fig:" shows the
+# syntax, it quotes nothing.  (Pairing from the left matters: in "`1.0`<!-- fig:K -->
+# in `off`" the text between the second and the third backtick is no span.)
+SPAN = re.compile(r'`[^`\n]*`')
+
+
+def examples(text):
+    """The code spans of @text that show the syntax."""
+    return [m for m in SPAN.finditer(text) if 'fig:' in m.group(0)]
+
+
+def strip_examples(text):
+    return SPAN.sub(lambda m: '' if 'fig:' in m.group(0) else m.group(0), text)
 
 
 def results_dir():
@@ -73,13 +84,13 @@ def load():
 def expand(path):
     fpath, figs = load()
     text = open(path).read()
-    missing = [k for k in PLACEHOLDER.findall(EXAMPLE.sub('', text)) if k not in figs]
+    missing = [k for k in PLACEHOLDER.findall(strip_examples(text)) if k not in figs]
     if missing:
         sys.stderr.write('%s: figure(s) not in %s: %s\n' % (path, fpath, ', '.join(missing)))
         return 1
     # outside the code spans that show the syntax
     out, pos = [], 0
-    for m in EXAMPLE.finditer(text):
+    for m in examples(text):
         out.append(PLACEHOLDER.sub(lambda p: figs[p.group(1)], text[pos:m.start()]))
         out.append(m.group(0))
         pos = m.end()
@@ -92,7 +103,7 @@ def check_file(path, figs, fpath, known_lines):
     bad = []
     text = open(path).read()
     for n, line in enumerate(text.split('\n'), 1):
-        line = EXAMPLE.sub('', line)
+        line = strip_examples(line)
         for k in PLACEHOLDER.findall(line):
             if k not in figs:
                 bad.append('%s:%d: {fig:%s}: no such figure in %s' % (path, n, k, fpath))

@@ -63,6 +63,9 @@ bad()
 bad unknown-key 'x\n{fig:ahci.fast.qd1.auto.irq_io}\n' 2
 bad wrong-value 'ahci `0.30x [0.35-0.38]`<!-- fig:ahci.fast.qd32.auto.irq_io.ratio -->\n' 1
 bad inline-unknown '0.4<!-- fig:nope -->\n' 1
+# a code span after the quote on the same line must not hide it
+bad wrong-value-then-span 'x\n`0.30x [0.35-0.38]`<!-- fig:ahci.fast.qd32.auto.irq_io.ratio --> in `off`\n' 2
+bad placeholder-then-span 'x\nthe `on` path {fig:nope} and `off`\n' 2
 bad sweep-key-unprefixed 'x\n{fig:ahci.fast.qd8.auto.iops.ratio}\n' 2
 bad results-block '```results\nahci         fast   qd32  off    501\n```\n' 2
 bad study-key-unprefixed 'x\n{fig:ahci.fast.qd4.auto.iops.ratio}\n' 2
