@@ -144,23 +144,29 @@ static_assert(sizeof(struct irq_poll) <= 64);
 
 /*
  * IRQ_POLL_MODE_AUTO.  Polling pays when one wake-up (an interrupt or the
- * deferral timer) serves several completions.  So the mode defers only
- * after a poll that found at least two, never after one that found one or
- * none.  The first window of a deferral is the time four completions take
- * at the rate seen so far.  There is none before a rate was seen, nor when
- * completions come so far apart that even the longest window would not
- * collect two (a timer interrupt per completion saves nothing).  While
- * polls keep finding two or more the device stays masked.  A window is
- * doubled after a poll that found 4 to 15 at a rate (completions per
- * window time) no lower than three quarters of the last window's:
- * completions keep arriving all through the window, so a longer one serves
- * more per wake-up (from 16 on, a wake-up costs little per completion and
- * a longer window only adds latency).  It is halved when its rate falls
- * below two thirds of the last window's, or of the rate interrupts
- * delivered outside windows: then the window outlasts the work in flight
- * and slows the device down.  Windows stay between 10 us (a shorter timer
- * costs more than it saves) and 500 us (the longest fixed deferral
- * measured to pay under QEMU, tests/run.sh).
+ * deferral timer) serves several completions.  So a deferral, a chain of
+ * windows, starts only after a poll that found at least two, never after
+ * one that found one or none.  The first window of a chain is the time
+ * four completions take at the rate seen so far.  There is none before a
+ * rate was seen, nor when completions come so far apart that even the
+ * longest window would not collect two (a timer interrupt per completion
+ * saves nothing).  The chain goes on while its windows find work, and
+ * the device stays masked.  A window is doubled after a poll that found 4
+ * to 15 at a rate (completions per window time) no lower than three
+ * quarters of the chain's (the average of its windows' rates, weight
+ * 1/4: windows find few, and one window's count is noisy): completions
+ * keep arriving all through the window, so a longer one serves more per
+ * wake-up (from 16 on, a wake-up costs little per completion and a longer
+ * window only adds latency).  It is halved when its rate falls below two
+ * thirds of the chain's, or of the rate interrupts delivered outside
+ * windows: then the window outlasts the work in flight and slows the
+ * device down.  It is halved, too, after a window that found one: the
+ * load may only have dipped, and where only windows batch (polls after an
+ * interrupt find one each) ending the chain there would end the batching.
+ * An empty window ends the chain, as does one of the shortest length that
+ * found one.  Windows stay between 10 us (a shorter timer costs more than
+ * it saves) and 500 us (the longest fixed deferral measured to pay under
+ * QEMU, tests/run.sh).
  *
  * A switchable instance whose polls find fewer than 1.25 on average after
  * 8 polls, such as one command in flight, is parked on its driver's
@@ -169,7 +175,9 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * load that batches only while deferred finds one at a time in between.
  * Every 256th interrupt a parked instance is polled again on trial, so a
  * rising load is noticed within 256 interrupts, at the price of one trial
- * (8 polls) per 256.
+ * (8 polls) per 256.  While windows pay and the last trial opened one, a
+ * trial lasts 64 polls: where only windows batch, a poll after an
+ * interrupt that finds the two a chain needs is rare.
  */
 #define IRQ_POLL_AUTO_PARK_X256		320
 #define IRQ_POLL_AUTO_WARMUP		8
@@ -191,12 +199,13 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * alternating order, so that a load still rising or falling favours
  * neither), compares their rates (completions over the epoch's time); it
  * starts when a window would open, so a load that never batches never pays
- * for one, and the instance is not parked during it unless the load
- * stopped batching (then the pair is dropped).  Windows must buy
- * throughput: while the average of the pairs' ratios stays at
- * IRQ_POLL_AUTO_PAY_X1024 / 1024 (4% more with windows) or above, they
- * open as above, as they do pay where the CPU sets the pace (the wake-ups
- * they save go to the load).  Where the device or the submitter sets it,
+ * for one.  The instance is not parked during it: the epoch without
+ * windows is seen through (where only windows batch, its polls find one
+ * each), the one with windows is dropped if the load stopped batching.
+ * Windows must buy throughput: while the average of the pairs' ratios
+ * stays at IRQ_POLL_AUTO_PAY_X1024 / 1024 (4% more with windows) or
+ * above, they open as above, as they do pay where the CPU sets the pace
+ * (the wake-ups they save go to the load).  Where the device or the submitter sets it,
  * they buy only interrupts: free in a closed loop, but under a load at a
  * fixed rate every completion they hold back is late, and the two look
  * the same from here (completions come at the same pace, and pairs
@@ -474,12 +483,19 @@ static void irq_poll_auto_relearn(struct irq_poll_auto *a)
 /*
  * IRQ_POLL_MODE_AUTO: a parked instance is polled on trial (its 256th
  * interrupt since it parked).  The trial counts as an epoch of the stretch.
+ * It lasts 8 polls, or 64 while windows pay and the last trial (or the
+ * polls before the first) opened one.
  */
 VISIBLE_IF_KUNIT void irq_poll_auto_trial(struct irq_poll_auto *a)
 {
+	bool resume = a->pays && a->batched;
+
 	a->irqs = 0;
 	irq_poll_auto_relearn(a);
 	irq_poll_auto_tick(a);
+	a->batched = false;
+	if (resume)
+		a->calm = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_trial);
 
@@ -495,6 +511,7 @@ VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
 	a->nowin = false;
 	a->pays = true;
 	a->flip = false;
+	a->batched = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_reset);
 
@@ -821,17 +838,26 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 	}
 
 	a->window_ns = 0;
-	if (w >= 2 && window) {
+	if (w && window) {
 		/* This poll ended a window: size the next one by its yield. */
 		rate = div_u64((u64)w << 30, window);
 		irq_rate = a->gap_ns ? div_u64(1ULL << 30, a->gap_ns) : 0;
-		if (w >= 4 && w < 16 && 4ULL * rate >= 3ULL * a->rate &&
-		    3ULL * rate >= 2ULL * irq_rate)
+		if (w == 1)
+			/*
+			 * A chain that a batch started goes on after a window
+			 * that found one, for half as long (the load may only
+			 * have dipped), and ends where it cannot be halved.
+			 */
+			window = window > IRQ_POLL_AUTO_NS_MIN ?
+				 max_t(u32, window / 2, IRQ_POLL_AUTO_NS_MIN) : 0;
+		else if (w >= 4 && w < 16 && 4ULL * rate >= 3ULL * a->rate &&
+			 3ULL * rate >= 2ULL * irq_rate)
 			window = min_t(u32, 2 * window, IRQ_POLL_AUTO_NS_MAX);
 		else if (3ULL * rate < 2ULL * a->rate ||
 			 3ULL * rate < 2ULL * irq_rate)
 			window = max_t(u32, window / 2, IRQ_POLL_AUTO_NS_MIN);
-		a->rate = rate;
+		/* Windows find few: average their rates (weight 1/4). */
+		a->rate = a->rate ? a->rate - a->rate / 4 + rate / 4 : rate;
 	} else if (w >= 2) {
 		/* Interrupt-driven: a new chain of windows, if it can pay. */
 		if (a->gap_ns && 2ULL * a->gap_ns <= IRQ_POLL_AUTO_NS_MAX)
@@ -841,7 +867,7 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		a->rate = 0;
 	}
 	/* From here on, window is what this poll would open. */
-	if (w < 2)
+	if (!w)
 		window = 0;
 	if (window)
 		a->quiet = 0;
@@ -858,6 +884,7 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 	if (window && !a->nowin) {
 		a->window_ns = window;
 		a->calm = 0;
+		a->batched = true;
 		*timeout_ns = window;
 		return IRQ_POLL_AUTO_DEFER;
 	}
@@ -876,11 +903,13 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 	    (a->pays || a->phase >= IRQ_POLL_AUTO_PAIR1))
 		return IRQ_POLL_AUTO_IDLE;
 	/*
-	 * A trial pair is seen through while the load batches, also in its
-	 * epoch without windows; one that stopped batching is dropped.
+	 * A trial pair's epoch without windows is seen through: without
+	 * them, polls may find one completion each under a load that
+	 * batches in windows.  One that stopped batching in its epoch with
+	 * windows is dropped.
 	 */
 	if (a->phase >= IRQ_POLL_AUTO_PAIR1) {
-		if (a->quiet < IRQ_POLL_AUTO_CALM)
+		if (a->nowin || a->quiet < IRQ_POLL_AUTO_CALM)
 			return IRQ_POLL_AUTO_IDLE;
 		irq_poll_auto_drop_pair(a);
 	}

@@ -41,6 +41,7 @@
  * @nowin: the current epoch opens no window
  * @pays: the verdict: windows do not slow completions down
  * @flip: the next pair starts with the epoch without windows
+ * @batched: a window opened since the last trial (or the reset)
  *
  * @irqs belongs to the interrupt handler (irq_poll_handoff() while
  * parked), the rest to the owner.
@@ -67,6 +68,7 @@ struct irq_poll_auto {
 	bool nowin;
 	bool pays;
 	bool flip;
+	bool batched;
 };
 
 /* What a completion in IRQ_POLL_MODE_AUTO leads to */

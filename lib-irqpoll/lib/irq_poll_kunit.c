@@ -1306,6 +1306,7 @@ static void irq_poll_test_auto_controller(struct kunit *test)
 	u64 done_at[IPT_DEPTH_MAX];
 	u64 now = 0, reaped = 0, windows = 0;
 	int i, defers = 0, bad_single = 0, bad_timeout = 0;
+	bool deferred = false;
 	u32 timeout = 0, longest = 0;
 
 	KUNIT_ASSERT_LE(test, r->depth, IPT_DEPTH_MAX);
@@ -1320,16 +1321,21 @@ static void irq_poll_test_auto_controller(struct kunit *test)
 			defers++;
 			longest = max(longest, timeout);
 			windows += timeout;
-			if (work < 2)
+			/* One completion goes on with a chain, never starts one. */
+			if (!work || (work == 1 && !deferred))
 				bad_single++;
 			if (timeout < 10000 || timeout > 500000)
 				bad_timeout++;
 		}
+		deferred = v == IRQ_POLL_AUTO_DEFER;
 		/* A parked instance stays parked in this model. */
 		if (v == IRQ_POLL_AUTO_PARK)
 			break;
 	}
-	/* Never defers for a poll that found one completion or none. */
+	/*
+	 * Never defers for a poll that found none, nor for one that found one
+	 * unless it ended a window.
+	 */
 	KUNIT_EXPECT_EQ(test, bad_single, 0);
 	KUNIT_EXPECT_EQ(test, bad_timeout, 0);
 	KUNIT_EXPECT_EQ_MSG(test, defers > 0, r->defers, "%d deferrals", defers);
@@ -1348,7 +1354,8 @@ static void irq_poll_test_auto_controller(struct kunit *test)
  * A steady stream that polls find one or two of at a time, as under QEMU's
  * TCG: windows grow while they fill, up to the longest, and then serve
  * four or more completions per wake-up.  When the stream thins out, the
- * instance parks, but only some time after its last deferral.
+ * windows shorten until they end, and the instance parks, but only some
+ * time after its last deferral.
  */
 static void irq_poll_test_auto_windows_grow(struct kunit *test)
 {
@@ -1388,10 +1395,28 @@ static void irq_poll_test_auto_windows_grow(struct kunit *test)
 			    total, wakes);
 
 	/*
-	 * Then one completion per interrupt: a switchable instance is not
-	 * parked within 64 polls of its last deferral, and then it is.
+	 * The stream thins out to one completion per window: the chain goes
+	 * on, each window half as long as the one before, down to 10 us; a
+	 * window of 10 us that finds one ends it.
 	 */
-	for (i = 1; i <= 64; i++) {
+	for (i = 0; i < 10 && v == IRQ_POLL_AUTO_DEFER; i++) {
+		u32 last = timeout;
+
+		now += timeout;
+		v = irq_poll_auto_step(&a, now, 1, false, &timeout);
+		if (v == IRQ_POLL_AUTO_DEFER)
+			KUNIT_EXPECT_EQ(test, timeout, max(last / 2, 10000U));
+	}
+	KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_IDLE);
+	/* 500, 250, 125, 62.5, 31.25, 15.625 and 10 us */
+	KUNIT_EXPECT_EQ(test, i, 7);
+
+	/*
+	 * Then one completion per interrupt: a switchable instance is not
+	 * parked within 64 polls of its last deferral (the poll that ended
+	 * the chain was the first), and then it is.
+	 */
+	for (i = 2; i <= 64; i++) {
 		now += 100000;
 		v = irq_poll_auto_step(&a, now, 1, true, &timeout);
 		if (v != IRQ_POLL_AUTO_IDLE)
@@ -1399,6 +1424,46 @@ static void irq_poll_test_auto_windows_grow(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_PARK);
 	KUNIT_EXPECT_EQ(test, i, 64);
+}
+
+/*
+ * Windows that find 14 and 8 completions in turn, as chance has it under
+ * a steady load of about one completion every 50 us: the chain's average
+ * rate holds, so the windows keep their length (against the last window
+ * alone, each that found 8 would look slow and be halved).
+ */
+static void irq_poll_test_auto_noisy_windows(struct kunit *test)
+{
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v;
+	u32 timeout = 0;
+	u64 now = 0;
+	int i, work;
+
+	irq_poll_auto_reset(&a);
+	for (i = 1; i <= 4; i++) {
+		now = i * 50000ULL;
+		irq_poll_auto_step(&a, now, 1, false, &timeout);
+	}
+	now += 100000;
+	v = irq_poll_auto_step(&a, now, 2, false, &timeout);
+	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+	/* Windows fill at that rate and grow to 500 us... */
+	for (i = 0; i < 4; i++) {
+		now += timeout;
+		v = irq_poll_auto_step(&a, now, timeout / 50000, false,
+				       &timeout);
+		KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+	}
+	KUNIT_ASSERT_EQ(test, timeout, 500000U);
+	/* ...and keep that length while they find 14 and 8 in turn. */
+	for (i = 0; i < 30; i++) {
+		work = i % 2 ? 8 : 14;
+		now += timeout;
+		v = irq_poll_auto_step(&a, now, work, false, &timeout);
+		KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+		KUNIT_EXPECT_EQ_MSG(test, timeout, 500000U, "window %d", i);
+	}
 }
 
 /*
@@ -1675,7 +1740,7 @@ static void irq_poll_test_auto_parks_late_after_trials(struct kunit *test)
 	struct irq_poll_auto a = {};
 	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
 	u64 now = 0, next = IPT_CPU_POLLED_NS;
-	int i, work, defers = 0;
+	int i, work, defers = 0, since;
 	u32 timeout = 0;
 
 	irq_poll_auto_reset(&a);
@@ -1687,14 +1752,87 @@ static void irq_poll_test_auto_parks_late_after_trials(struct kunit *test)
 			defers++;
 	}
 	KUNIT_ASSERT_EQ(test, defers, 1000);
-	for (i = 1; i <= 100; i++) {
-		now += 200000;
+	/* Windows that find one go on, halved, until one of 10 us does. */
+	for (i = 0, since = 0; i < 200 && v != IRQ_POLL_AUTO_PARK; i++) {
+		now += v == IRQ_POLL_AUTO_DEFER ? timeout : 200000;
 		v = irq_poll_auto_step(&a, now, 1, true, &timeout);
-		if (v != IRQ_POLL_AUTO_IDLE)
-			break;
+		since = v == IRQ_POLL_AUTO_DEFER ? 0 : since + 1;
 	}
 	KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_PARK);
-	KUNIT_EXPECT_EQ(test, i, 64);
+	KUNIT_EXPECT_EQ(test, since, 64);
+}
+
+/*
+ * A parked instance whose windows paid gets a trial of 64 polls, time for
+ * a poll that finds two to open a window again (where only windows batch,
+ * polls after an interrupt find one completion most of the time); a trial
+ * that opened none is back to 8 polls, as for one command in flight.
+ */
+static void irq_poll_test_auto_long_trial_after_windows(struct kunit *test)
+{
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v;
+	u32 timeout = 0;
+	u64 now = 0;
+	int i, trial;
+
+	irq_poll_auto_reset(&a);
+	/* One at a time, 20 us apart, then two: a window opens. */
+	for (i = 0; i < 4; i++) {
+		now += 20000;
+		irq_poll_auto_step(&a, now, 1, true, &timeout);
+	}
+	now += 20000;
+	v = irq_poll_auto_step(&a, now, 2, true, &timeout);
+	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+	KUNIT_ASSERT_TRUE(test, a.pays);
+	for (trial = 0; trial < 2; trial++) {
+		/* Parked later on; a trial finds one completion a poll. */
+		now += 10000000;
+		irq_poll_auto_trial(&a);
+		for (i = 1; i <= 100; i++) {
+			now += 20000;
+			v = irq_poll_auto_step(&a, now, 1, true, &timeout);
+			if (v != IRQ_POLL_AUTO_IDLE)
+				break;
+		}
+		KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_PARK);
+		KUNIT_EXPECT_EQ(test, i, trial ? 8 : 64);
+	}
+}
+
+/*
+ * A trial pair's epoch without windows is seen through although its polls
+ * find one completion each, as where only windows batch (a completion
+ * every 10 us while windows are open, one every 20 us without, each
+ * polled after its interrupt): the pair completes and finds that windows
+ * pay.
+ */
+static void irq_poll_test_auto_pair_without_windows(struct kunit *test)
+{
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u32 timeout = 0;
+	u64 now = 0;
+	int i, work;
+
+	irq_poll_auto_reset(&a);
+	for (i = 0; i < 5000 && !a.pay_x1024; i++) {
+		if (v == IRQ_POLL_AUTO_DEFER) {
+			now += timeout;
+			work = timeout / 10000;
+		} else {
+			now += 20000;
+			/* The fifth finds two: windows open. */
+			work = i == 4 ? 2 : 1;
+		}
+		v = irq_poll_auto_step(&a, now, work, true, &timeout);
+		/* It parks once the pair is over: its polls find one. */
+		KUNIT_ASSERT_TRUE_MSG(test, v != IRQ_POLL_AUTO_PARK || a.pay_x1024,
+				      "parked at poll %d, nowin %d", i, a.nowin);
+	}
+	KUNIT_EXPECT_GE(test, a.pay_x1024, 1065U);
+	KUNIT_EXPECT_TRUE(test, a.pays);
 }
 
 static void irq_poll_test_auto_parks_and_trials(struct kunit *test)
@@ -2358,6 +2496,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_legacy_complete_no_deferral),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_controller, ipt_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_windows_grow),
+	KUNIT_CASE(irq_poll_test_auto_noisy_windows),
 	KUNIT_CASE(irq_poll_test_auto_bursty_rate),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_measures_pay, ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_windows_that_pay),
@@ -2365,6 +2504,8 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_poll_test_auto_parks_where_windows_lose,
 			 ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_parks_late_after_trials),
+	KUNIT_CASE(irq_poll_test_auto_long_trial_after_windows),
+	KUNIT_CASE(irq_poll_test_auto_pair_without_windows),
 	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_defers_under_load,
 			 ipt_ksoftirqd_gen_params),

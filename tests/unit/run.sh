@@ -107,7 +107,7 @@ mkdir -p "$tmps" && cp "$sim/cl.c" "$tmps/" &&
 	python3 "$sim/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmps/ctl.h" &&
 	gcc -O2 -Wall -Werror -o "$tmps/cl" "$tmps/cl.c" &&
 	out=$("$tmps/cl" 4 400 50 15 80 0.7 2.7 20 && "$tmps/cl" 4 400 50 15 80 10 30 3) &&
-	[ "$out" = "$(sed -n '/^with patch 14 as committed/,/^and with/p' "$sim/README.md" |
+	[ "$out" = "$(sed -n '/^with patches 14 and 15 as committed/,/^and with/p' "$sim/README.md" |
 		sed -n 's/^    \(QD.*\)/\1/p')" ]
 res $? docs-dev.auto-sim
 rm -rf "$tmps"
