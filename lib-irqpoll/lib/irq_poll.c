@@ -199,30 +199,29 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * alternating order, so that a load still rising or falling favours
  * neither), compares their rates (completions over the epoch's time); it
  * starts when a window would open, so a load that never batches never pays
- * for one.  The instance is not parked during it: the epoch without
- * windows is seen through (where only windows batch, its polls find one
- * each), the one with windows is dropped if the load stopped batching.
- * Windows must buy throughput: while the average of the pairs' ratios
- * stays at IRQ_POLL_AUTO_PAY_X1024 / 1024 (4% more with windows) or
- * above, they open as above, as they do pay where the CPU sets the pace
- * (the wake-ups they save go to the load).  Where the device or the submitter sets it,
+ * for one.  The instance is not parked during it: the epoch without windows
+ * is seen through (where only windows batch, its polls find one each), the
+ * one with windows is dropped if the load stopped batching.  Windows must
+ * buy throughput: while the average of the pairs' ratios stays at
+ * IRQ_POLL_AUTO_PAY_X1024 / 1024 (4% more with windows) or above, they
+ * open as above, as they do pay where the CPU sets the pace (the wake-ups
+ * they save go to the load).  Where the device or the submitter sets it,
  * they buy only interrupts: free in a closed loop, but under a load at a
- * fixed rate every completion they hold back is late, and the two look
- * the same from here (completions come at the same pace, and pairs
- * measure a little above 1 at a fixed rate).  So below the margin they do
- * not open, a switchable instance is parked 64 polls after the last
- * window however much its polls find (the driver's handler reaps all of
- * it, too), and others are polled at every interrupt.  The verdict is
- * followed for a stretch of epochs (a trial of a parked instance counts
- * as one), doubled while pairs confirm it, up to 32: in the end one epoch
- * in 34 tries the losing choice.  A new verdict for windows is put to the
- * test again after 2 epochs, one against them after 8: windows that do
- * not pay cost throughput or latency, so that verdict is checked soon,
- * while doing without them costs at most the interrupts they would save;
- * and where they do not pay, every trial pair is an epoch of lost
- * throughput, which in the first seconds after a switch would otherwise
- * come every few epochs.  An idle gap starts the epoch again and drops a
- * pair.
+ * fixed rate every completion they hold back is late, and the two look the
+ * same from here (completions come at the same pace, and pairs measure a
+ * little above 1 at a fixed rate).  So below the margin they do not open, a
+ * switchable instance is parked 64 polls after the last window however
+ * much its polls find (the driver's handler reaps all of it, too), and
+ * others are polled at every interrupt.  The verdict is followed for a
+ * stretch of epochs (a trial of a parked instance counts as one), doubled
+ * while pairs confirm it, up to 32: in the end one epoch in 34 tries the
+ * losing choice.  A new verdict for windows is put to the test again after
+ * 2 epochs, one against them after 8: windows that do not pay cost
+ * throughput or latency, so that verdict is checked soon, while doing
+ * without them costs at most the interrupts they would save; and where
+ * they do not pay, every trial pair is an epoch of lost throughput, which
+ * in the first seconds after a switch would otherwise come every few
+ * epochs.  An idle gap starts the epoch again and drops a pair.
  */
 #define IRQ_POLL_AUTO_EPOCH		512
 #define IRQ_POLL_AUTO_PAY_X1024		1065
@@ -842,12 +841,12 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		/* This poll ended a window: size the next one by its yield. */
 		rate = div_u64((u64)w << 30, window);
 		irq_rate = a->gap_ns ? div_u64(1ULL << 30, a->gap_ns) : 0;
+		/*
+		 * A chain that a batch started goes on after a window that
+		 * found one, for half as long (the load may only have
+		 * dipped), and ends where it cannot be halved.
+		 */
 		if (w == 1)
-			/*
-			 * A chain that a batch started goes on after a window
-			 * that found one, for half as long (the load may only
-			 * have dipped), and ends where it cannot be halved.
-			 */
 			window = window > IRQ_POLL_AUTO_NS_MIN ?
 				 max_t(u32, window / 2, IRQ_POLL_AUTO_NS_MIN) : 0;
 		else if (w >= 4 && w < 16 && 4ULL * rate >= 3ULL * a->rate &&
