@@ -1427,6 +1427,28 @@ static void irq_poll_test_auto_windows_grow(struct kunit *test)
 }
 
 /*
+ * Reset @a and start a chain of windows: four polls that find one
+ * completion each, @gap_ns apart, then one that finds two after twice
+ * that.  Its verdict must be a window.
+ */
+static void ipt_auto_open_chain(struct kunit *test, struct irq_poll_auto *a,
+				u64 *now, u64 gap_ns, bool can_park,
+				u32 *timeout)
+{
+	enum irq_poll_auto_verdict v;
+	int i;
+
+	irq_poll_auto_reset(a);
+	for (i = 0; i < 4; i++) {
+		*now += gap_ns;
+		irq_poll_auto_step(a, *now, 1, can_park, timeout);
+	}
+	*now += 2 * gap_ns;
+	v = irq_poll_auto_step(a, *now, 2, can_park, timeout);
+	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+}
+
+/*
  * Windows that find 14 and 8 completions in turn, as chance has it under
  * a steady load of about one completion every 50 us: the chain's average
  * rate holds, so the windows keep their length (against the last window
@@ -1440,14 +1462,7 @@ static void irq_poll_test_auto_noisy_windows(struct kunit *test)
 	u64 now = 0;
 	int i, work;
 
-	irq_poll_auto_reset(&a);
-	for (i = 1; i <= 4; i++) {
-		now = i * 50000ULL;
-		irq_poll_auto_step(&a, now, 1, false, &timeout);
-	}
-	now += 100000;
-	v = irq_poll_auto_step(&a, now, 2, false, &timeout);
-	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+	ipt_auto_open_chain(test, &a, &now, 50000, false, &timeout);
 	/* Windows fill at that rate and grow to 500 us... */
 	for (i = 0; i < 4; i++) {
 		now += timeout;
@@ -1776,15 +1791,7 @@ static void irq_poll_test_auto_long_trial_after_windows(struct kunit *test)
 	u64 now = 0;
 	int i, trial;
 
-	irq_poll_auto_reset(&a);
-	/* One at a time, 20 us apart, then two: a window opens. */
-	for (i = 0; i < 4; i++) {
-		now += 20000;
-		irq_poll_auto_step(&a, now, 1, true, &timeout);
-	}
-	now += 20000;
-	v = irq_poll_auto_step(&a, now, 2, true, &timeout);
-	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+	ipt_auto_open_chain(test, &a, &now, 20000, true, &timeout);
 	KUNIT_ASSERT_TRUE(test, a.pays);
 	for (trial = 0; trial < 2; trial++) {
 		/* Parked later on; a trial finds one completion a poll. */
