@@ -108,6 +108,9 @@ mkdir -p "$tmps" && cp "$sim/cl.c" "$tmps/" &&
 	gcc -O2 -Wall -Werror -o "$tmps/cl" "$tmps/cl.c" &&
 	out=$("$tmps/cl" 4 400 50 15 80 0.7 2.7 20 && "$tmps/cl" 4 400 50 15 80 10 30 3) &&
 	[ "$out" = "$(sed -n '/^with patches 14 and 15 as committed/,/^and with/p' "$sim/README.md" |
+		sed -n 's/^    \(QD.*\)/\1/p')" ] &&
+	out=$("$tmps/cl" 2 150 25 15 60 0.7 2.7 20 40 && "$tmps/cl" 2 150 25 15 60 10 30 3 40) &&
+	[ "$out" = "$(sed -n '/^with the controller as committed/,/^The whole/p' "$sim/README.md" |
 		sed -n 's/^    \(QD.*\)/\1/p')" ]
 res $? docs-dev.auto-sim
 rm -rf "$tmps"

@@ -9,11 +9,16 @@
  * interrupt) and auto, by completions in the window [T0, T1) seconds after the
  * switch, averaged over seeds.
  *
- * Usage: cl N LAT_US CW_US CP_US CI_US T0 T1 [SEEDS]
+ * A poll reads the device POLL_US after the interrupt (0 by default): the
+ * softirq runs after the handler, so a poll finds what completed meanwhile,
+ * the driver's handler only what was there when it ran.
+ *
+ * Usage: cl N LAT_US CW_US CP_US CI_US T0 T1 [SEEDS [POLL_US]]
  */
 #include "ctl.h"
 
 static u64 rs;
+static u64 poll_delay;
 
 static double urand(void)
 {
@@ -38,7 +43,7 @@ static struct res run(int mode, int n, u64 lat, u64 cw, u64 cp, u64 ci, u64 ct,
 	for (i = 0; i < n; i++)
 		done[i] = (u64)(lat * (0.5 + urand()));
 	while (now < t1) {
-		u64 cost, fin;
+		u64 cost, fin, seen;
 		int poll, k = 0;
 
 		if (deferred) {
@@ -60,20 +65,19 @@ static struct res run(int mode, int n, u64 lat, u64 cw, u64 cp, u64 ci, u64 ct,
 			/* a parked instance is polled on trial every 256th interrupt */
 			poll = 0;
 			if (++a.irqs >= IRQ_POLL_AUTO_TRIAL) {
-				a.irqs = 0;
 				parked = 0;
-				irq_poll_auto_relearn(&a);
-				irq_poll_auto_tick(&a);
+				irq_poll_auto_trial(&a);
 				poll = 1;
 			}
 		}
 		cost = (deferred ? ct : cw) + (poll ? cp : 0);
+		seen = now + (poll ? poll_delay : 0);
 		for (i = 0; i < n; i++)
-			if (done[i] <= now)
+			if (done[i] <= seen)
 				k++;
-		fin = now + cost + k * ci;
+		fin = max(now + cost, seen) + k * ci;
 		for (i = 0; i < n; i++)
-			if (done[i] <= now)
+			if (done[i] <= seen)
 				done[i] = fin + (u64)(lat * (0.5 + urand()));
 		comp += k;
 		deferred = 0;
@@ -112,7 +116,7 @@ int main(int argc, char **argv)
 	unsigned int s;
 
 	if (argc < 8) {
-		fprintf(stderr, "usage: cl N LAT_US CW_US CP_US CI_US T0 T1 [SEEDS]\n");
+		fprintf(stderr, "usage: cl N LAT_US CW_US CP_US CI_US T0 T1 [SEEDS [POLL_US]]\n");
 		return 2;
 	}
 	n = atoi(argv[1]);
@@ -125,6 +129,7 @@ int main(int argc, char **argv)
 	t0 = atof(argv[6]) * 1e9;
 	t1 = atof(argv[7]) * 1e9;
 	seeds = argc > 8 ? atoi(argv[8]) : 10;
+	poll_delay = argc > 9 ? atol(argv[9]) * 1000 : 0;
 	for (s = 1; s <= (unsigned int)seeds; s++) {
 		for (m = 0; m < 3; m++) {
 			struct res r = run(m, n, lat, cw, cp, ci, 10000, t0, t1, s);
