@@ -28,7 +28,8 @@ How to quote:
     ```results must consist of lines found verbatim in results/results.txt,
     results/summary.txt, results/mmio.txt or a study's NAME/{results,summary}.txt
     (blank lines and "..." excepted).
-check (default files: cover-letter.txt, */commits/*.txt, README.md) prints one line
+check (default files: cover-letter.txt, */commits/*.txt, README.md,
+docs-dev/benchmarks.md) prints one line
 per bad quote and exits 1 if there is any.
 """
 import glob
@@ -133,7 +134,8 @@ def check(files):
         if os.path.isfile(p):
             known.update(l.rstrip() for l in open(p))
     if not files:
-        files = [os.path.join(TOP, 'cover-letter.txt'), os.path.join(TOP, 'README.md')] + \
+        files = [os.path.join(TOP, 'cover-letter.txt'), os.path.join(TOP, 'README.md'),
+                 os.path.join(TOP, 'docs-dev', 'benchmarks.md')] + \
             sorted(glob.glob(os.path.join(TOP, '*', 'commits', '*.txt'))) + \
             sorted(glob.glob(os.path.join(TOP, 'conversions', '*', 'commits', '*.txt')))
     bad = []

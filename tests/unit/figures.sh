@@ -4,7 +4,8 @@
 # Unit test of tests/figures.py: quotes of benchmark figures in prose must be in the
 # committed results.  A made-up results directory, a text with good quotes (must
 # pass, and expand), texts with each kind of bad quote (must fail, naming the line),
-# and the repository's own cover letter, commit messages and README.
+# and the repository's own cover letter, commit messages, README and
+# docs-dev/benchmarks.md.
 #
 # Usage: tests/unit/figures.sh    prints "ok NAME" / "not ok NAME" lines
 here=$(cd "$(dirname "$0")" && pwd)
@@ -76,6 +77,16 @@ python3 "$fig" expand "$tmp/bad.txt" >/dev/null 2>&1 && false
 printf '{fig:nope}\n' >"$tmp/bad.txt"
 ! python3 "$fig" expand "$tmp/bad.txt" >/dev/null 2>&1
 t $? expand-refuses-unknown
+
+# The default file list takes in docs-dev/benchmarks.md: a bad quote there fails
+# the check with no file named (a copy of the script in a made-up tree).
+mkdir -p "$tmp/top/tests" "$tmp/top/results" "$tmp/top/docs-dev"
+cp "$fig" "$tmp/top/tests/"
+cp "$tmp/figures.txt" "$tmp/top/results/"
+printf '%s\n' '`0.413`<!-- fig:ahci.fast.qd32.auto.irq_io -->' >"$tmp/top/docs-dev/benchmarks.md"
+(unset FIGURES; python3 "$tmp/top/tests/figures.py" check) >"$tmp/out" 2>&1
+[ $? = 1 ] && grep -q 'benchmarks.md:1: fig:ahci.fast.qd32.auto.irq_io' "$tmp/out"
+t $? default-files-include-benchmarks
 
 # The repository: cover letter, commit messages and README against results/.
 unset FIGURES
