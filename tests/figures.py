@@ -29,8 +29,7 @@ How to quote:
     results/summary.txt, results/mmio.txt or a study's NAME/{results,summary}.txt
     (blank lines and "..." excepted).
 check (default files: cover-letter.txt, */commits/*.txt, README.md,
-docs-dev/benchmarks.md) prints one line
-per bad quote and exits 1 if there is any.
+docs-dev/benchmarks.md) prints one line per bad quote and exits 1 if there is any.
 """
 import glob
 import os

@@ -88,7 +88,8 @@ printf '%s\n' '`0.413`<!-- fig:ahci.fast.qd32.auto.irq_io -->' >"$tmp/top/docs-d
 [ $? = 1 ] && grep -q 'benchmarks.md:1: fig:ahci.fast.qd32.auto.irq_io' "$tmp/out"
 t $? default-files-include-benchmarks
 
-# The repository: cover letter, commit messages and README against results/.
+# The repository: cover letter, commit messages, README and docs-dev/benchmarks.md
+# against results/.
 unset FIGURES
 python3 "$fig" check >"$tmp/out" 2>&1
 rc=$?
