@@ -479,11 +479,14 @@ def targets(merged):
     check('A/A noise floor (network): 90% interval of virtio_net2/virtio_net within +-10% '
           'for Gbit/s, +-5% for irq/GB', naa, [('gbit_s', 0.9, 1.1), ('irq_gb', 0.95, 1.05)],
           use_ci=True)
-    check('network sample-on: throughput >= 0.95x, irq/GB <= 1.0x of virtio_net',
-          [m for m in net if m['mode'] == 'sample-on'], [('gbit_s', 0.95, 1e9), ('irq_gb', 0, 1.0)])
+    check('network sample-on not worse than virtio_net (interval reaches): throughput >= 0.95x, '
+          'irq/GB <= 1.0x', [m for m in net if m['mode'] == 'sample-on'],
+          [('gbit_s', 0.95, 1e9), ('irq_gb', 0, 1.0)], reach=True)
     sa = [m for m in net if m['mode'] == 'sample-auto']
-    check('network sample-auto: irq/GB <= 0.5x of virtio_net', sa, [('irq_gb', 0, 0.5)],
-          why=batching(sa) + irq_floor(net, sa))
+    check('network sample-auto not worse than virtio_net (interval reaches): throughput >= 0.95x',
+          sa, [('gbit_s', 0.95, 1e9)], reach=True)
+    check('network sample-auto: irq/GB <= 0.5x of virtio_net (medians)', sa,
+          [('irq_gb', 0, 0.5)], why=batching(sa) + irq_floor(net, sa))
     return res
 
 
