@@ -199,6 +199,15 @@ def main():
     res.append(('report.static-vs-auto', verdict == 'MISSED' and len(bad) == 2 and
                 bad[0].startswith('ahci fast qd32 off/auto cpu_us_io 0.83x') and
                 bad[1].startswith('ahci fast qd32 on/auto iops 1.25x')))
+    # the other vCPU's share: LOC and IPIs on the vCPUs that took none of the device's
+    # interrupts (CPU1 took them all; CPU0's LOC 30 + CAL 5 + RES 2 + TLB 1 count); a
+    # device that interrupted both vCPUs leaves none
+    before = {'24': [10, 100], 'LOC': [100, 200], 'CAL': [1, 1], 'RES': [1, 1], 'TLB': [0, 0]}
+    after = {'24': [10, 300], 'LOC': [130, 400], 'CAL': [6, 9], 'RES': [3, 4], 'TLB': [1, 0]}
+    both = dict(after, **{'24': [11, 300]})
+    res.append(('report.other-vcpu-irq',
+                report.other_vcpu_irq(before, after, ['24']) == 38 and
+                report.other_vcpu_irq(before, both, ['24']) == 0))
     # the interrupt floor: a row's LOC + IPI per I/O over the baseline's total
     floor = report.irq_floor(
         [{'kind': 'disk', 'dev': 'mptsas-intx', 'regime': 'fast', 'job': 'qd32', 'mode': 'off',
@@ -206,12 +215,13 @@ def main():
          {'kind': 'disk', 'dev': 'mptsas-msi', 'regime': 'fast', 'job': 'qd32', 'mode': 'off',
           'irq_io': 0.5}],
         [{'kind': 'disk', 'dev': 'mptsas-intx', 'regime': 'fast', 'job': 'qd32',
-          'mode': 'auto', 'per_loc': 0.3, 'per_ipi': 0.06},
+          'mode': 'auto', 'per_loc': 0.3, 'per_ipi': 0.06, 'per_other_irq': 0.05},
          {'kind': 'disk', 'dev': 'mptsas-msi', 'regime': 'file', 'job': 'qd32',
           'mode': 'auto', 'per_loc': 0.3, 'per_ipi': 0.06}])
     res.append(('report.irq-floor', floor == [
         'floor: mptsas-intx fast qd32 auto without any device interrupt: 0.45x of off '
-        '(LOC 0.300 + IPI 0.060 per I/O; off: 0.800)']))
+        '(LOC 0.300 + IPI 0.060 per I/O, 0.050 of them on vCPUs without device interrupts; '
+        'off: 0.800)']))
     # the network's floor is per GB, against virtio_net's total
     floor = report.irq_floor(
         [{'kind': 'net', 'dev': 'virtio-net', 'regime': 'tap', 'job': 'send',
@@ -220,7 +230,8 @@ def main():
           'mode': 'sample-auto', 'per_loc': 8000, 'per_ipi': 400}])
     res.append(('report.irq-floor-net', floor == [
         'floor: virtio-net tap send sample-auto without any device interrupt: 0.21x of '
-        'virtio_net (LOC 8000 + IPI 400 per GB; virtio_net: 40000)']))
+        'virtio_net (LOC 8000 + IPI 400 per GB, 0.000 of them on vCPUs without device '
+        'interrupts; virtio_net: 40000)']))
     # what the polls found: completions per poll, deferrals per poll; a row that never
     # polled (or has no count) says nothing
     polls = report.batching([
