@@ -444,7 +444,8 @@ window_job()
 # file).  On the initramfs's tmpfs each such failed lookup frees a negative dentry
 # through call_rcu(), so RCU grace periods never end, and RCU's kthread and ticks
 # wake the vCPU that fio's job does not run on hundreds of times a second (README.md,
-# "Where fio runs").  sysfs keeps the negative dentry cached; fio writes nothing there.
+# "What wakes the other vCPU").  sysfs keeps the negative dentry cached; fio writes
+# nothing there.
 fio_job()
 {
 	local dev=$1 qd=$2
