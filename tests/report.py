@@ -147,6 +147,7 @@ def parse_snap(path):
         if re.match(r'cpu\d+$', f[0] if f else ''):
             n = [int(x) for x in f[1:8]]
             vcpu[f[0]] = n[0] + n[1] + n[2] + n[5] + n[6]
+    irq_cpu = parse_table_cpus(sec['interrupts'])
     poll = {}
     for line in sec.get('poll', []):
         f = line.split()
@@ -155,8 +156,8 @@ def parse_snap(path):
     return {
         'uptime': float(sec['uptime'][0].split()[0]),
         'work': int(sec['work'][0]),
-        'irq': parse_table(sec['interrupts']),
-        'irq_cpu': parse_table_cpus(sec['interrupts']),
+        'irq': {k: sum(v) for k, v in irq_cpu.items()},
+        'irq_cpu': irq_cpu,
         'softirq': parse_table(sec['softirqs']),
         # user nice system idle iowait irq softirq steal ...
         'cpu': {'user': v[0] + v[1], 'sys': v[2], 'hardirq': v[5], 'softirq': v[6]},
