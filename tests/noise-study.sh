@@ -14,6 +14,8 @@
 #   smp1    -smp 1
 #   pin     -smp 2 with each vCPU thread pinned to its own host CPU (taskset)
 #   long    base with 3x longer windows
+#   rounds  base with twice the rounds of half as long windows (the same measured time;
+#           the median of 6 rounds leaves out more of a heavy tail than that of 3)
 #   icount  -smp 2, tcg,thread=single, -icount shift=auto,sleep=on
 #   float   base with fio where the guest's scheduler puts it (FIO_PIN=0: make run's
 #           default before 2026-12-05 19:47, and the setup the others were first measured in)
@@ -38,6 +40,7 @@ stage 1 $((n + 2)) "initramfs with this checkout's guest scripts"
 for c in $cands; do
 	k=$((k + 1))
 	s=$secs
+	r=$rounds
 	env=()
 	extra=irqp.fiopin=1
 	case $c in
@@ -51,16 +54,19 @@ for c in $cands; do
 	smp1) env=(QEMU_SMP=1) ;;
 	pin) env=(QEMU_PIN=1) ;;
 	long) s=$((secs * 3)) ;;
+	rounds) [ "$secs" -ge 2 ] && [ $((secs % 2)) = 0 ] ||
+			die "candidate rounds halves STUDY_SECONDS ($secs): an even number"
+		s=$((secs / 2)) r=$((rounds * 2)) ;;
 	icount) env=(QEMU_ICOUNT=shift=auto,sleep=on) ;;
 	float) extra=irqp.fiopin=0 ;;
-	*) die "unknown candidate '$c' (base smp1 pin long icount float)" ;;
+	*) die "unknown candidate '$c' (base smp1 pin long icount float rounds)" ;;
 	esac
-	stage $((k + 1)) $((n + 2)) "candidate $c (${env[*]:-defaults}, ${s}s windows, $rounds rounds)"
+	stage $((k + 1)) $((n + 2)) "candidate $c (${env[*]:-defaults}, ${s}s windows, $r rounds)"
 	rd=$out/$c
 	rm -rf "$rd"
 	t0=$(date +%s)
 	env "${env[@]}" RUN_DIR="$rd" \
-		KERNEL_CMDLINE_EXTRA="irqp.secs=$s irqp.rounds=$rounds irqp.benchtimeout=1800 irqp.diskjobs=$(echo $jobs | tr ' ' ,) $extra" \
+		KERNEL_CMDLINE_EXTRA="irqp.secs=$s irqp.rounds=$r irqp.benchtimeout=1800 irqp.diskjobs=$(echo $jobs | tr ' ' ,) $extra" \
 		"$IRQP_TOP/tests/qemu-run.sh" -t 2400 -B aa perf >"$out/$c.log" 2>&1 ||
 		{ tail -n 20 "$out/$c.log"; echo "candidate $c: boot failed" >"$rd.failed"; continue; }
 	echo "$(( $(date +%s) - t0 ))" >"$rd/wall_s"
