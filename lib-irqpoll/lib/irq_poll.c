@@ -214,20 +214,23 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * much its polls find (the driver's handler reaps all of it, too), and
  * others are polled at every interrupt.  The verdict is followed for a
  * stretch of epochs (a trial of a parked instance counts as one), doubled
- * while pairs confirm it, up to 32: in the end one epoch in 34 tries the
- * losing choice.  A new verdict for windows is put to the test again after
- * 2 epochs, one against them after 8: windows that do not pay cost
- * throughput or latency, so that verdict is checked soon, while doing
- * without them costs at most the interrupts they would save; and where
- * they do not pay, every trial pair is an epoch of lost throughput, which
- * in the first seconds after a switch would otherwise come every few
- * epochs.  An idle gap starts the epoch again and drops a pair.
+ * while pairs confirm it, up to 32 for windows and 128 against them: in
+ * the end one epoch in 34, or in 130, tries the losing choice.  A new
+ * verdict for windows is put to the test again after 2 epochs, one against
+ * them after 8.  The asymmetry is that of the costs: windows that do not
+ * pay cost throughput or latency, so that verdict is checked soon, while
+ * doing without them costs at most the interrupts they would save; and
+ * where they do not pay, every trial pair is an epoch of lost throughput,
+ * which in the first seconds after a switch would otherwise come every few
+ * epochs, and later one epoch in 34.  An idle gap starts the epoch again
+ * and drops a pair.
  */
 #define IRQ_POLL_AUTO_EPOCH		512
 #define IRQ_POLL_AUTO_PAY_X1024		1065
 #define IRQ_POLL_AUTO_STRETCH_MIN	2
 #define IRQ_POLL_AUTO_STRETCH_NOWIN	8
 #define IRQ_POLL_AUTO_STRETCH_MAX	32
+#define IRQ_POLL_AUTO_STRETCH_NOWIN_MAX	128
 
 /* Longest instance name, without the NUL; kthread names cut it at 15. */
 #define IRQ_POLL_NAME_MAX		31
@@ -787,7 +790,9 @@ static void irq_poll_auto_epoch(struct irq_poll_auto *a, u64 now, int work,
 		a->pay_x1024 = ratio;
 	pays = a->pay_x1024 >= IRQ_POLL_AUTO_PAY_X1024;
 	if (pays == a->pays)
-		a->stretch = min(2 * a->stretch, IRQ_POLL_AUTO_STRETCH_MAX);
+		a->stretch = min(2 * a->stretch,
+				 pays ? IRQ_POLL_AUTO_STRETCH_MAX :
+					IRQ_POLL_AUTO_STRETCH_NOWIN_MAX);
 	else if (pays)
 		a->stretch = IRQ_POLL_AUTO_STRETCH_MIN;
 	else

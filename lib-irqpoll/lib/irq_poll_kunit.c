@@ -1744,6 +1744,45 @@ static void irq_poll_test_auto_few_trials_after_switch(struct kunit *test)
 }
 
 /*
+ * The same closed loop long after the switch: once pairs confirmed the
+ * verdict against windows, they open in one epoch in 130, not in 34 as
+ * they would were that verdict held for no longer than one for them.
+ * Counted from epoch 300 to 600, past the stretch's doublings to 128: 2
+ * or 3 trial pairs, about 128 deferrals each (9 pairs with a cap of 32).
+ */
+static void irq_poll_test_auto_rare_trials_where_windows_lose(struct kunit *test)
+{
+	const struct ipt_rate *r = &ipt_pay_rates[0];
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u64 done_at[IPT_DEPTH_MAX];
+	u64 now = 0, reaped = 0;
+	int i, work, done = 0, counted = 0, defers = 0;
+	u32 timeout = 0;
+
+	for (i = 0; i < r->depth; i++)
+		done_at[i] = r->service_ns;
+	irq_poll_auto_reset(&a);
+	while (done < 600 * 512) {
+		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
+		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
+		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
+		done += work;
+		if (done < 300 * 512)
+			continue;
+		counted += work;
+		if (v == IRQ_POLL_AUTO_DEFER)
+			defers++;
+	}
+	KUNIT_EXPECT_FALSE(test, a.pays);
+	/* Trial pairs still come, */
+	KUNIT_EXPECT_GT(test, defers, 0);
+	/* but rarely: at most one deferral per 256 completions. */
+	KUNIT_EXPECT_LE_MSG(test, 256 * defers, counted,
+			    "%d deferrals for %d completions", defers, counted);
+}
+
+/*
  * Windows that paid, past the first trial pairs (the stream of
  * ipt_cpu_poll() until 1000 deferrals), and then one completion per
  * interrupt: as in irq_poll_test_auto_windows_grow, the instance parks 64
@@ -2508,6 +2547,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_poll_test_auto_measures_pay, ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_windows_that_pay),
 	KUNIT_CASE(irq_poll_test_auto_few_trials_after_switch),
+	KUNIT_CASE(irq_poll_test_auto_rare_trials_where_windows_lose),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_parks_where_windows_lose,
 			 ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_parks_late_after_trials),
