@@ -106,14 +106,29 @@ tmps=${TMPDIR:-/tmp}/irqp-unit-sim.$$
 mkdir -p "$tmps" && cp "$sim/cl.c" "$tmps/" &&
 	python3 "$sim/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmps/ctl.h" &&
 	gcc -O2 -Wall -Werror -o "$tmps/cl" "$tmps/cl.c" &&
-	out=$("$tmps/cl" 4 400 50 15 80 0.7 2.7 20 && "$tmps/cl" 4 400 50 15 80 10 30 3) &&
-	[ "$out" = "$(sed -n '/^with patches 14 and 15 as committed/,/^and with/p' "$sim/README.md" |
-		sed -n 's/^    \(QD.*\)/\1/p')" ] &&
-	out=$("$tmps/cl" 2 150 25 15 60 0.7 2.7 20 40 && "$tmps/cl" 2 150 25 15 60 10 30 3 40) &&
-	[ "$out" = "$(sed -n '/^with the controller as committed/,/^The whole/p' "$sim/README.md" |
+	out=$("$tmps/cl" 4 400 50 15 80 0.7 2.7 20 && "$tmps/cl" 4 400 50 15 80 10 30 3 &&
+		"$tmps/cl" 2 150 25 15 60 0.7 2.7 20 40 && "$tmps/cl" 2 150 25 15 60 10 30 3 40) &&
+	[ "$out" = "$(sed -n '/^with the controller as committed/,/^It keeps/p' "$sim/README.md" |
 		sed -n 's/^    \(QD.*\)/\1/p')" ]
 res $? docs-dev.auto-sim
 rm -rf "$tmps"
+
+# docs-dev/benchmarks.md "Pooled over boots" quotes what docs-dev/experiments/pool.py
+# prints for the committed boots of one series (the bootstrap's seed is fixed).
+pool_boots="default-0836 default-0934 hz1000-p15 hz250-p15 sweep-p15 tmpdir-before
+	tmpdir-pinall tmpdir-sysfs warmup4-a warmup4-b warmup12"
+ok=0
+for q in "--dev mptsas --job qd4" "--dev mptsas --job qd32" \
+	"--dev mptsas-intx --job qd32 --regime fast" "--dev mptsas-msi --job qd32 --regime fast"; do
+	# shellcheck disable=SC2086 # word splitting wanted
+	out=$(cd "$top/results" && python3 "$top/docs-dev/experiments/pool.py" $q $pool_boots) || ok=1
+	for m in "iops *auto" "iops *off2" "irq_io *auto" "cpu_us_io *auto"; do
+		fig=$(printf '%s\n' "$out" | sed -n "s/^$m *\([0-9.]*x \[[0-9.-]*\]\).*/\1/p")
+		[ -n "$fig" ] && grep -qF -- "$fig" "$top/docs-dev/benchmarks.md" ||
+			{ ok=1; echo "# pool.py $q: $m ${fig:-missing} not in docs-dev/benchmarks.md"; }
+	done
+done
+res $ok docs-dev.pool
 
 # make run refuses bad benchmark settings up front, naming the variable.
 tmpb=${TMPDIR:-/tmp}/irqp-unit-build.$$
