@@ -1709,34 +1709,52 @@ static void irq_poll_test_auto_windows_that_pay(struct kunit *test)
 }
 
 /*
- * The closed loop of irq_poll_test_auto_measures_pay right after a switch:
- * in its first 24 epochs of 512 completions, windows open only in the
- * first trial pair and in the one that confirms its verdict against them
- * 8 epochs later, about 128 deferrals each.  Were that verdict put to the
- * test again after 2 epochs, as one for windows is, four pairs would open
- * them.
+ * The closed loop of irq_poll_test_auto_measures_pay from a switch on @a
+ * until @to epochs of 512 completions are done; the instance must not
+ * park (it is not switchable).  Returns the deferrals from epoch @from
+ * on, and the completions from then in @counted.
  */
-static void irq_poll_test_auto_few_trials_after_switch(struct kunit *test)
+static int ipt_closed_loop(struct kunit *test, struct irq_poll_auto *a,
+			   int from, int to, int *counted)
 {
 	const struct ipt_rate *r = &ipt_pay_rates[0];
-	struct irq_poll_auto a = {};
 	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
 	u64 done_at[IPT_DEPTH_MAX];
 	u64 now = 0, reaped = 0;
 	int i, work, done = 0, defers = 0;
 	u32 timeout = 0;
 
+	*counted = 0;
 	for (i = 0; i < r->depth; i++)
 		done_at[i] = r->service_ns;
-	irq_poll_auto_reset(&a);
-	while (done < 24 * 512) {
+	irq_poll_auto_reset(a);
+	while (done < to * 512) {
 		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
-		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
+		v = irq_poll_auto_step(a, now, work, r->can_park, &timeout);
 		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
 		done += work;
+		if (done < from * 512)
+			continue;
+		*counted += work;
 		if (v == IRQ_POLL_AUTO_DEFER)
 			defers++;
 	}
+	return defers;
+}
+
+/*
+ * That closed loop right after a switch: in its first 24 epochs, windows
+ * open only in the first trial pair and in the one that confirms its
+ * verdict against them 8 epochs later, about 128 deferrals each.  Were
+ * that verdict put to the test again after 2 epochs, as one for windows
+ * is, four pairs would open them.
+ */
+static void irq_poll_test_auto_few_trials_after_switch(struct kunit *test)
+{
+	struct irq_poll_auto a = {};
+	int done, defers;
+
+	defers = ipt_closed_loop(test, &a, 0, 24, &done);
 	/* The first pair tried windows; then few more did. */
 	KUNIT_EXPECT_GT(test, defers, 0);
 	KUNIT_EXPECT_LE_MSG(test, 32 * defers, done,
@@ -1752,28 +1770,10 @@ static void irq_poll_test_auto_few_trials_after_switch(struct kunit *test)
  */
 static void irq_poll_test_auto_rare_trials_where_windows_lose(struct kunit *test)
 {
-	const struct ipt_rate *r = &ipt_pay_rates[0];
 	struct irq_poll_auto a = {};
-	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
-	u64 done_at[IPT_DEPTH_MAX];
-	u64 now = 0, reaped = 0;
-	int i, work, done = 0, counted = 0, defers = 0;
-	u32 timeout = 0;
+	int counted, defers;
 
-	for (i = 0; i < r->depth; i++)
-		done_at[i] = r->service_ns;
-	irq_poll_auto_reset(&a);
-	while (done < 600 * 512) {
-		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
-		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
-		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
-		done += work;
-		if (done < 300 * 512)
-			continue;
-		counted += work;
-		if (v == IRQ_POLL_AUTO_DEFER)
-			defers++;
-	}
+	defers = ipt_closed_loop(test, &a, 300, 600, &counted);
 	KUNIT_EXPECT_FALSE(test, a.pays);
 	/* Trial pairs still come, */
 	KUNIT_EXPECT_GT(test, defers, 0);
