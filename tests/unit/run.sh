@@ -145,7 +145,8 @@ for boots in "$pool_short" "$pool_long"; do
 	pool_check "$boots" "--dev mptsas --job qd4" "iops *auto" "iops *off2" || ok=1
 done
 # patch 16's steady state: with it (12 s), and before it (4 s and 12 s)
-for boots in "warmup12-against128 warmup12-p16-a warmup12-p16-b" "$pool_long"; do
+for boots in "warmup12-against128 warmup12-p16-a warmup12-p16-b warmup12-p16-c" \
+	"$pool_long warmup12-b"; do
 	pool_check "$boots" "--dev mptsas --job qd4" "iops *auto" "iops *off2" "p99_us *auto" \
 		"irq_io *auto" "cpu_us_io *auto" || ok=1
 done
