@@ -5,8 +5,9 @@
 Usage: pool.py [--job JOB] [--mode MODE] [--dev PREFIX] [--regime file|fast] RESULTS_DIR...
 
 Each RESULTS_DIR is a results/ directory that `make run` wrote (its
-results-rounds.csv).  Within a boot, each round's MODE is divided by the same round's
-`off`, as the report does; the log-ratios of every round of every boot are averaged
+results-rounds.csv).  Within a boot, each run of MODE is divided by its round's
+baseline run nearest to it (`off` or `off2`; `off2` by `off`), as the report pairs them
+(tests/report.py pair()); the log-ratios of every round of every boot are averaged
 (geometric mean), and the 90% interval comes from a bootstrap that resamples whole
 (boot, disk, regime) clusters, so that a boot that drifted as a whole counts once per
 disk, not once per round.  `off2` against `off` (the A/A control) is printed beside it:
@@ -21,13 +22,20 @@ import csv
 import math
 import os
 import random
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tests'))
+import report  # noqa: E402  (pairing and ratios as make run's report has them)
 
 METRICS = ['iops', 'p50_us', 'p99_us', 'irq_io', 'cpu_us_io']
 
 
 def load(dirs, job, dev, regime):
-    rounds = collections.defaultdict(dict)
+    """The disk runs of JOB in each of DIRS, each paired with its baseline run by
+    report.pair() within its own boot."""
+    runs = []
     for d in dirs:
+        rows = []
         with open(os.path.join(d, 'results-rounds.csv')) as f:
             for r in csv.DictReader(f):
                 if r['kind'] != 'disk' or r['job'] != job:
@@ -36,17 +44,22 @@ def load(dirs, job, dev, regime):
                     continue
                 if regime and r['regime'] != regime:
                     continue
-                rounds[(d, r['dev'], r['regime'], r['round'])][r['mode']] = r
-    return rounds
+                r['seq'] = int(r['seq'])
+                for m in METRICS:
+                    r[m] = float(r[m]) if r[m] else None
+                r['boot'] = d
+                rows.append(r)
+        report.pair(rows)
+        runs += rows
+    return runs
 
 
-def pooled(rounds, mode, metric, rng, n=4000):
+def pooled(runs, mode, metric, rng, n=4000):
     clusters = collections.defaultdict(list)
-    for (d, dev, regime, _), modes in rounds.items():
-        if mode in modes and 'off' in modes:
-            a, b = float(modes[mode][metric]), float(modes['off'][metric])
-            if a > 0 and b > 0:
-                clusters[(d, dev, regime)].append(math.log(a / b))
+    for r in runs:
+        x = report.ratio_of(r, metric) if r['mode'] == mode else float('nan')
+        if x == x and x > 0:
+            clusters[(r['boot'], r['dev'], r['regime'])].append(math.log(x))
     if not clusters:
         return None
     keys = sorted(clusters)
@@ -68,14 +81,14 @@ def main():
     ap.add_argument('--regime', default='', choices=['', 'file', 'fast'])
     ap.add_argument('dirs', nargs='+')
     args = ap.parse_args()
-    rounds = load(args.dirs, args.job, args.dev, args.regime)
-    if not rounds:
+    runs = load(args.dirs, args.job, args.dev, args.regime)
+    if not runs:
         raise SystemExit(f'no {args.job} rounds in {" ".join(args.dirs)}')
     print(f'{args.job}, {len(args.dirs)} boots; geometric mean of the paired rounds\' '
           'ratios to off [90% interval, clusters resampled]')
     for metric in METRICS:
         for mode in (args.mode, 'off2'):
-            p = pooled(rounds, mode, metric, random.Random(1))
+            p = pooled(runs, mode, metric, random.Random(1))
             if p:
                 print(f'{metric:10s} {mode:8s} {p[0]:.3f}x [{p[1]:.3f}-{p[2]:.3f}]'
                       f'  ({p[3]} rounds, {p[4]} clusters)')
