@@ -73,7 +73,9 @@ done
 for m in ${NET_MODES:-}; do
 	case "$m" in
 	virtio_net | virtio_net2 | virtio_net-gro | virtio_net-defer | sample-on | sample-auto | sample-defer | sample-threaded) ;;
-	*) die "NET_MODES: unknown mode '$m' (virtio_net virtio_net2 virtio_net-gro virtio_net-defer sample-on sample-auto sample-defer sample-threaded)" ;;
+	sample-defer-[1-9]-[1-9]* | sample-defer-[1-9][0-9]-[1-9]*)
+		case "$m" in sample-defer-*-*[!0-9]*) die "NET_MODES: '$m': sample-defer-IRQS-USECS takes whole numbers" ;; esac ;;
+	*) die "NET_MODES: unknown mode '$m' (virtio_net virtio_net2 virtio_net-gro virtio_net-defer sample-on sample-auto sample-defer sample-defer-IRQS-USECS sample-threaded)" ;;
 	esac
 done
 for j in ${NET_JOBS:-}; do

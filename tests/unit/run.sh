@@ -156,7 +156,8 @@ res $ok docs-dev.pool
 tmpb=${TMPDIR:-/tmp}/irqp-unit-build.$$
 for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS=tcp \
 	BENCH=bogus BENCH=ahci,bogus BENCH= BENCH=ahci,mmio DISK_JOBS=qd0 DISK_JOBS=r50 QEMU_SMP=two \
-	DISK_RUNS=fast DISK_RUNS=defer-2-x DISK_RUNS=defer-0-100 BENCH_WARMUP=0 BENCH_WARMUP=x \
+	DISK_RUNS=fast DISK_RUNS=defer-2-x DISK_RUNS=defer-0-100 NET_MODES=sample-defer-2-x \
+	NET_MODES=sample-defer-0-100 NET_MODES=sample-defer-2 BENCH_WARMUP=0 BENCH_WARMUP=x \
 	BENCH_WARMUP=61 BENCH_WARMUP= BENCH_CLOCK=bogus FIO_PIN=2 FIO_PIN= FIO_PIN=yes; do
 	# BUILD_DIR: nothing may be written before the refusal
 	out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" "$bad" timeout 60 bash "$top/tests/run.sh" 2>&1)
@@ -167,7 +168,8 @@ for bad in BENCH_ROUNDS=0 BENCH_ROUNDS=x BENCH_SECONDS=-1 NET_MODES=foo NET_JOBS
 	res $ok "run-refuses.$bad"
 done
 out=$(env IRQP_VALIDATE_ONLY=1 BUILD_DIR="$tmpb" BENCH=ahci,mptsas,net,sweep BENCH_CLOCK=hpet FIO_PIN=0 \
-	DISK_JOBS="qd32 qd1 r25" DISK_RUNS="off auto defer defer-8-500 off2" timeout 60 bash "$top/tests/run.sh" 2>&1)
+	DISK_JOBS="qd32 qd1 r25" DISK_RUNS="off auto defer defer-8-500 off2" \
+	NET_MODES="virtio_net sample-defer-2-500 virtio_net2" timeout 60 bash "$top/tests/run.sh" 2>&1)
 res $? run-accepts.good-settings
 
 # Syntax of the shell scripts: the guest's run under busybox sh, where a broken

@@ -8,7 +8,8 @@
 # (NAPI, GRO off: the baseline), virtio_net2 (the same again: the A/A control),
 # virtio_net-gro (GRO on, for reference), virtio_net-defer (GRO off, NAPI's own
 # deferral with the settings of "defer": napi_defer_hard_irqs and gro_flush_timeout),
-# and the sample irq_poll driver in modes on, auto, defer and threaded.
+# and the sample irq_poll driver in modes on, auto, defer, defer-N-US (defer_hard_irqs=N,
+# flush_timeout_ns=US µs) and threaded.
 # NET_JOBS picks jobs (send receive udp64).  BENCH_ROUNDS repeats the whole set, every
 # other round in reverse order; the report pairs each row with the nearest baseline
 # run (virtio_net or virtio_net2) of its round by "seq".
