@@ -63,18 +63,29 @@ for j in $diskjobs; do
 	*) die "DISK_JOBS: unknown job '$j' (qdN: iodepth N, 1-999; rP: P% of off's QD32 IOPS, 1-99)" ;;
 	esac
 done
+# defer_ok SPEC: SPEC is defer-IRQS-USECS, IRQS 1-99 and USECS a whole number from 1
+# (a fixed deferral: defer_hard_irqs, flush_timeout_ns in microseconds)
+defer_ok()
+{
+	case "$1" in
+	defer-[1-9]-[1-9]* | defer-[1-9][0-9]-[1-9]*)
+		case "$1" in defer-*-*[!0-9]*) return 1 ;; esac ;;
+	*) return 1 ;;
+	esac
+}
+defer_rule="IRQS 1-99 and USECS from 1, whole numbers"
 for m in ${DISK_RUNS:-}; do
 	case "$m" in
-	off | off2 | on | auto | threaded | defer | defer-[1-9]-[1-9]* | defer-[1-9][0-9]-[1-9]*)
-		case "$m" in defer-*-*[!0-9]*) die "DISK_RUNS: '$m': defer-IRQS-USECS takes whole numbers" ;; esac ;;
+	off | off2 | on | auto | threaded | defer) ;;
+	defer-*) defer_ok "$m" || die "DISK_RUNS: '$m': defer-IRQS-USECS takes $defer_rule" ;;
 	*) die "DISK_RUNS: unknown run '$m' (off off2 on auto threaded defer defer-IRQS-USECS)" ;;
 	esac
 done
 for m in ${NET_MODES:-}; do
 	case "$m" in
 	virtio_net | virtio_net2 | virtio_net-gro | virtio_net-defer | sample-on | sample-auto | sample-defer | sample-threaded) ;;
-	sample-defer-[1-9]-[1-9]* | sample-defer-[1-9][0-9]-[1-9]*)
-		case "$m" in sample-defer-*-*[!0-9]*) die "NET_MODES: '$m': sample-defer-IRQS-USECS takes whole numbers" ;; esac ;;
+	sample-defer-*) defer_ok "${m#sample-}" ||
+		die "NET_MODES: '$m': sample-defer-IRQS-USECS takes $defer_rule" ;;
 	*) die "NET_MODES: unknown mode '$m' (virtio_net virtio_net2 virtio_net-gro virtio_net-defer sample-on sample-auto sample-defer sample-defer-IRQS-USECS sample-threaded)" ;;
 	esac
 done
