@@ -576,14 +576,16 @@ def per_fmt(v):
 def batching(rows):
     """Why a polled mode saves few interrupts: what its polls found.  A chain of
     windows (and with it the saving of auto) starts only after a poll that found two
-    or more."""
+    or more, or one whose interrupt found the CPU busy on an instance that cannot
+    park (the sample NIC's)."""
     out = []
     for m in rows:
         rp, polls = m.get('reaped_poll', float('nan')), m.get('per_polls') or 0
         if rp != rp or not polls:
             continue
         out.append('polls: %s %s %s %s: %.2f completions per poll, %.3f deferrals per poll '
-                   '(a chain of windows starts only after a poll that found 2 or more)' % (
+                   '(a chain of windows starts after a poll that found 2 or more, '
+                   'or 1 on a busy CPU where the instance cannot park)' % (
                        m['dev'], m['regime'], m['job'], m['mode'], rp,
                        m.get('per_deferrals', 0) / polls))
     return out

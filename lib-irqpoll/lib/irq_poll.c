@@ -146,13 +146,21 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * IRQ_POLL_MODE_AUTO.  Polling pays when one wake-up (an interrupt or the
  * deferral timer) serves several completions.  So a deferral, a chain of
  * windows, starts only after a poll that found at least two, never after
- * one that found one or none.  The first window of a chain is the time
- * four completions take at the rate seen so far.  There is none before a
- * rate was seen, nor when completions come so far apart that even the
- * longest window would not collect two (a timer interrupt per completion
- * saves nothing).  The chain goes on while its windows find work, and
- * the device stays masked.  A window is doubled after a poll that found 4
- * to 15 at a rate (completions per window time) no lower than three
+ * one that found none, nor after one that found one, with one exception:
+ * on an instance that is not switchable, one completion whose interrupt
+ * took the CPU from a task (the load is on the CPU, not waiting for the
+ * device) starts a chain too.  Such an instance has no cheaper path than
+ * masking, a softirq and unmasking per completion, and a stream that
+ * arrives one completion per interrupt, such as a NIC's 64 KiB segments,
+ * batches only in windows; whether they pay is left to the trial pairs
+ * below, and an idle CPU, low load, never defers a single completion.
+ * The first window of a chain is the time four completions take at the
+ * rate seen so far.  There is none before a rate was seen, nor when
+ * completions come so far apart that even the longest window would not
+ * collect two (a timer interrupt per completion saves nothing).  The
+ * chain goes on while its windows find work, and the device stays
+ * masked.  A window is doubled after a poll that found 4 to 15 at a rate
+ * (completions per window time) no lower than three
  * quarters of the chain's (the average of its windows' rates, weight
  * 1/4: windows find few, and one window's count is noisy): completions
  * keep arriving all through the window, so a longer one serves more per
@@ -806,11 +814,12 @@ static void irq_poll_auto_epoch(struct irq_poll_auto *a, u64 now, int work,
 /*
  * IRQ_POLL_MODE_AUTO: learn from a completed poll that found @work at time
  * @now, and decide (see IRQ_POLL_AUTO_* for the reasons).  @can_park: the
- * instance is switchable.  Owner only; no side effect but on @a.
+ * instance is switchable.  @busy: the interrupt that led to this poll took
+ * the CPU from a task.  Owner only; no side effect but on @a.
  */
 VISIBLE_IF_KUNIT enum irq_poll_auto_verdict
 irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
-		   u32 *timeout_ns)
+		   bool busy, u32 *timeout_ns)
 {
 	int w = min(work, 255);
 	u32 window = a->window_ns;
@@ -862,7 +871,7 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 			window = max_t(u32, window / 2, IRQ_POLL_AUTO_NS_MIN);
 		/* Windows find few: average their rates (weight 1/4). */
 		a->rate = a->rate ? a->rate - a->rate / 4 + rate / 4 : rate;
-	} else if (w >= 2) {
+	} else if (w >= 2 || (w == 1 && busy && !can_park)) {
 		/* Interrupt-driven: a new chain of windows, if it can pay. */
 		if (a->gap_ns && 2ULL * a->gap_ns <= IRQ_POLL_AUTO_NS_MAX)
 			window = clamp_t(u64, 4ULL * a->gap_ns,
@@ -922,6 +931,17 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_step);
 
 /*
+ * Did the interrupt behind the poll at hand take its CPU from a task?  A
+ * softirq run on the way out of an interrupt runs on the interrupted
+ * task, the idle task if the CPU was idle; one run by ksoftirqd had to
+ * wait for the CPU.  From the kthread, the interrupt cannot be told: no.
+ */
+static bool irq_poll_took_busy_cpu(void)
+{
+	return in_serving_softirq() && !is_idle_task(current);
+}
+
+/*
  * Owner: should the completion at hand keep the device masked, and for how
  * long?  Fixed deferral: after a poll that found work, and for up to
  * defer_hard_irqs - 1 empty polls after it, for flush_timeout_ns.  Sets
@@ -944,7 +964,7 @@ static void irq_poll_want_defer(struct irq_poll *iop, int work_done,
 		 */
 		switch (irq_poll_auto_step(&ext->auto_state, ktime_get_ns(),
 					   work_done, irq_poll_switchable(iop),
-					   &timeout)) {
+					   irq_poll_took_busy_cpu(), &timeout)) {
 		case IRQ_POLL_AUTO_DEFER:
 			run->defer_ns = timeout;
 			break;

@@ -96,7 +96,7 @@ void irq_poll_auto_reset(struct irq_poll_auto *a);
 void irq_poll_auto_trial(struct irq_poll_auto *a);
 enum irq_poll_auto_verdict irq_poll_auto_step(struct irq_poll_auto *a, u64 now,
 					      int work, bool can_park,
-					      u32 *timeout_ns);
+					      bool busy, u32 *timeout_ns);
 #endif
 
 #endif /* _LIB_IRQ_POLL_INTERNAL_H */

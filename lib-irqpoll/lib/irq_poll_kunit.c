@@ -1180,6 +1180,8 @@ static void irq_poll_test_legacy_complete_no_deferral(struct kunit *test)
  * as a disk at a fixed queue depth).  After an unmask the next interrupt
  * comes with the next completion and the poll @turn_ns later; after a
  * deferral the timer polls when asked.  Each poll takes what arrived.
+ * @busy: each interrupt takes the CPU from a task (the load is on the
+ * CPU); otherwise the CPU idles between completions.
  */
 struct ipt_rate {
 	const char *desc;
@@ -1192,6 +1194,7 @@ struct ipt_rate {
 	bool parks;		/* must end parked */
 	u64 window_max_ns;	/* no deferral window longer than this */
 	u64 window_mean_ns;	/* nor longer than this on average */
+	bool busy;
 };
 
 static const struct ipt_rate ipt_rates[] = {
@@ -1228,19 +1231,32 @@ static const struct ipt_rate ipt_rates[] = {
 	 * find nothing, so no deferral, and two per poll is no reason to park.
 	 */
 	{ "depth2-sparse", 0,	   2, 800000, 20000, true,  false, false, 0, 0 },
+	/*
+	 * One completion per interrupt, each taking the CPU from a task: on
+	 * an instance that cannot park, windows are tried (and, at a fixed
+	 * pace, found not to pay); a switchable one parks instead, and an
+	 * idle CPU between completions (low load) never defers one.
+	 */
+	{ "lone-busy-noswitch", 150000, 0, 0, 20000, false, true, false,
+	  500000, 500000, true },
+	{ "lone-busy",	   150000, 0, 0,      20000, true,  false, true,  0, 0,
+	  true },
+	{ "lone-idle-noswitch", 150000, 0, 0, 20000, false, false, false, 0, 0,
+	  false },
 };
 
 static void ipt_rate_desc(const struct ipt_rate *r, char *desc)
 {
 	if (r->depth)
 		snprintf(desc, KUNIT_PARAM_DESC_SIZE,
-			 "%s: %u in flight, each %llu us, poll %llu us after an IRQ",
+			 "%s: %u in flight, each %llu us, poll %llu us after an IRQ%s",
 			 r->desc, r->depth, r->service_ns / 1000,
-			 r->turn_ns / 1000);
+			 r->turn_ns / 1000, r->busy ? ", CPU busy" : "");
 	else
 		snprintf(desc, KUNIT_PARAM_DESC_SIZE,
-			 "%s: a completion every %llu us, poll %llu us after an IRQ",
-			 r->desc, r->arrival_ns / 1000, r->turn_ns / 1000);
+			 "%s: a completion every %llu us, poll %llu us after an IRQ%s",
+			 r->desc, r->arrival_ns / 1000, r->turn_ns / 1000,
+			 r->busy ? ", CPU busy" : "");
 }
 
 KUNIT_ARRAY_PARAM(ipt_rate, ipt_rates, ipt_rate_desc);
@@ -1316,13 +1332,17 @@ static void irq_poll_test_auto_controller(struct kunit *test)
 	for (i = 0; i < 400; i++) {
 		int work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
 
-		v = irq_poll_auto_step(&a, now, work, r->can_park, &timeout);
+		v = irq_poll_auto_step(&a, now, work, r->can_park, r->busy, &timeout);
 		if (v == IRQ_POLL_AUTO_DEFER) {
 			defers++;
 			longest = max(longest, timeout);
 			windows += timeout;
-			/* One completion goes on with a chain, never starts one. */
-			if (!work || (work == 1 && !deferred))
+			/*
+			 * One completion goes on with a chain, and starts one
+			 * only on a busy CPU where the instance cannot park.
+			 */
+			if (!work || (work == 1 && !deferred &&
+				      (r->can_park || !r->busy)))
 				bad_single++;
 			if (timeout < 10000 || timeout > 500000)
 				bad_timeout++;
@@ -1334,7 +1354,7 @@ static void irq_poll_test_auto_controller(struct kunit *test)
 	}
 	/*
 	 * Never defers for a poll that found none, nor for one that found one
-	 * unless it ended a window.
+	 * unless it ended a window or the CPU was busy (see above).
 	 */
 	KUNIT_EXPECT_EQ(test, bad_single, 0);
 	KUNIT_EXPECT_EQ(test, bad_timeout, 0);
@@ -1369,13 +1389,13 @@ static void irq_poll_test_auto_windows_grow(struct kunit *test)
 	/* A completion every 100 us, polled 20 us after its interrupt... */
 	for (i = 1; i <= 4; i++) {
 		now = i * 100000ULL + 20000;
-		v = irq_poll_auto_step(&a, now, 1, false, &timeout);
+		v = irq_poll_auto_step(&a, now, 1, false, false, &timeout);
 		KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_IDLE);
 	}
 	/* ...until a poll finds two: the first window, 4 x 100 us. */
 	now = 6 * 100000ULL + 20000;
 	reaped = 6;
-	v = irq_poll_auto_step(&a, now, 2, false, &timeout);
+	v = irq_poll_auto_step(&a, now, 2, false, false, &timeout);
 	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
 	KUNIT_EXPECT_GE(test, timeout, 300000U);
 	for (i = 0; i < 50 && v == IRQ_POLL_AUTO_DEFER; i++) {
@@ -1383,7 +1403,7 @@ static void irq_poll_test_auto_windows_grow(struct kunit *test)
 		arrived = div64_u64(now, 100000);
 		work = arrived - reaped;
 		reaped = arrived;
-		v = irq_poll_auto_step(&a, now, work, false, &timeout);
+		v = irq_poll_auto_step(&a, now, work, false, false, &timeout);
 		if (i >= 10) {
 			wakes++;
 			total += work;
@@ -1403,7 +1423,7 @@ static void irq_poll_test_auto_windows_grow(struct kunit *test)
 		u32 last = timeout;
 
 		now += timeout;
-		v = irq_poll_auto_step(&a, now, 1, false, &timeout);
+		v = irq_poll_auto_step(&a, now, 1, false, false, &timeout);
 		if (v == IRQ_POLL_AUTO_DEFER)
 			KUNIT_EXPECT_EQ(test, timeout, max(last / 2, 10000U));
 	}
@@ -1418,7 +1438,7 @@ static void irq_poll_test_auto_windows_grow(struct kunit *test)
 	 */
 	for (i = 2; i <= 64; i++) {
 		now += 100000;
-		v = irq_poll_auto_step(&a, now, 1, true, &timeout);
+		v = irq_poll_auto_step(&a, now, 1, true, false, &timeout);
 		if (v != IRQ_POLL_AUTO_IDLE)
 			break;
 	}
@@ -1441,10 +1461,10 @@ static void ipt_auto_open_chain(struct kunit *test, struct irq_poll_auto *a,
 	irq_poll_auto_reset(a);
 	for (i = 0; i < 4; i++) {
 		*now += gap_ns;
-		irq_poll_auto_step(a, *now, 1, can_park, timeout);
+		irq_poll_auto_step(a, *now, 1, can_park, false, timeout);
 	}
 	*now += 2 * gap_ns;
-	v = irq_poll_auto_step(a, *now, 2, can_park, timeout);
+	v = irq_poll_auto_step(a, *now, 2, can_park, false, timeout);
 	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
 }
 
@@ -1466,7 +1486,7 @@ static void irq_poll_test_auto_noisy_windows(struct kunit *test)
 	/* Windows fill at that rate and grow to 500 us... */
 	for (i = 0; i < 4; i++) {
 		now += timeout;
-		v = irq_poll_auto_step(&a, now, timeout / 50000, false,
+		v = irq_poll_auto_step(&a, now, timeout / 50000, false, false,
 				       &timeout);
 		KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
 	}
@@ -1475,7 +1495,7 @@ static void irq_poll_test_auto_noisy_windows(struct kunit *test)
 	for (i = 0; i < 30; i++) {
 		work = i % 2 ? 8 : 14;
 		now += timeout;
-		v = irq_poll_auto_step(&a, now, work, false, &timeout);
+		v = irq_poll_auto_step(&a, now, work, false, false, &timeout);
 		KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
 		KUNIT_EXPECT_EQ_MSG(test, timeout, 500000U, "window %d", i);
 	}
@@ -1499,16 +1519,16 @@ static void irq_poll_test_auto_bursty_rate(struct kunit *test)
 	/* One at a time, 600 us apart: too sparse to defer. */
 	for (i = 0; i < 4; i++) {
 		now += 600000;
-		v = irq_poll_auto_step(&a, now, 1, false, &timeout);
+		v = irq_poll_auto_step(&a, now, 1, false, false, &timeout);
 		KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_IDLE);
 	}
 	/* Then one after 600 us and five 40 us later, over and over. */
 	for (i = 0; i < 20 && v != IRQ_POLL_AUTO_DEFER; i++) {
 		now += 600000;
-		v = irq_poll_auto_step(&a, now, 1, false, &timeout);
+		v = irq_poll_auto_step(&a, now, 1, false, false, &timeout);
 		KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_IDLE);
 		now += 40000;
-		v = irq_poll_auto_step(&a, now, 5, false, &timeout);
+		v = irq_poll_auto_step(&a, now, 5, false, false, &timeout);
 	}
 	KUNIT_EXPECT_EQ_MSG(test, v, IRQ_POLL_AUTO_DEFER, "after %d bursts", i);
 }
@@ -1584,7 +1604,7 @@ static void ipt_pay_run(struct kunit *test, const struct ipt_rate *r,
 						   &reaped);
 		}
 		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
-		v = irq_poll_auto_step(&a, now, work, can_park, &timeout);
+		v = irq_poll_auto_step(&a, now, work, can_park, r->busy, &timeout);
 		c->done += work;
 		c->polls++;
 		if (v == IRQ_POLL_AUTO_DEFER)
@@ -1650,26 +1670,35 @@ static void irq_poll_test_auto_parks_where_windows_lose(struct kunit *test)
 }
 
 /*
- * A stream the CPU sets the pace of, such as a deep queue that the device
- * serves faster than the CPU reaps and resubmits: the wake-ups a window
- * saves go to the load, which completes a command every 12 us while
- * windows are open and every 14 us while each completion interrupts.
- * The next poll after verdict @v, at the end of the window or 20 us after
- * the next completion (@next) interrupts.  Advances @now and @next;
- * returns what the poll reaps.
+ * A stream the CPU sets the pace of: the wake-ups a window saves go to the
+ * load, which completes one every @windowed_ns while windows are open and
+ * every @polled_ns while each completion interrupts.
  */
-#define IPT_CPU_WINDOWED_NS	12000
-#define IPT_CPU_POLLED_NS	14000
+struct ipt_cpu_pace {
+	u64 polled_ns;
+	u64 windowed_ns;
+};
 
-static int ipt_cpu_poll(u64 *next, u64 *now, enum irq_poll_auto_verdict v,
-			u32 timeout)
+/*
+ * A deep queue that the device serves faster than the CPU reaps and
+ * resubmits: a command every 12 us with windows, every 14 us without.
+ */
+static const struct ipt_cpu_pace ipt_cpu_deep = { 14000, 12000 };
+
+/*
+ * The next poll after verdict @v on a stream at @pace, at the end of the
+ * window or 20 us after the next completion (@next) interrupts.  Advances
+ * @now and @next; returns what the poll reaps.
+ */
+static int ipt_cpu_poll(const struct ipt_cpu_pace *pace, u64 *next, u64 *now,
+			enum irq_poll_auto_verdict v, u32 timeout)
 {
-	u64 each = IPT_CPU_POLLED_NS;
+	u64 each = pace->polled_ns;
 	int work = 0;
 
 	if (v == IRQ_POLL_AUTO_DEFER) {
 		*now += timeout;
-		each = IPT_CPU_WINDOWED_NS;
+		each = pace->windowed_ns;
 	} else {
 		*now = max(*now, *next) + 20000;
 	}
@@ -1687,14 +1716,14 @@ static void irq_poll_test_auto_windows_that_pay(struct kunit *test)
 {
 	struct irq_poll_auto a = {};
 	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
-	u64 now = 0, next = IPT_CPU_POLLED_NS;
+	u64 now = 0, next = ipt_cpu_deep.polled_ns;
 	int i, work, done = 0, polls = 0, defers = 0;
 	u32 timeout = 0;
 
 	irq_poll_auto_reset(&a);
 	for (i = 0; i < 8000; i++) {
-		work = ipt_cpu_poll(&next, &now, v, timeout);
-		v = irq_poll_auto_step(&a, now, work, true, &timeout);
+		work = ipt_cpu_poll(&ipt_cpu_deep, &next, &now, v, timeout);
+		v = irq_poll_auto_step(&a, now, work, true, false, &timeout);
 		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
 		if (i < 4000)
 			continue;
@@ -1706,6 +1735,68 @@ static void irq_poll_test_auto_windows_that_pay(struct kunit *test)
 	KUNIT_EXPECT_GT(test, defers, 0);
 	KUNIT_EXPECT_LE_MSG(test, 8 * polls, done,
 			    "%d wake-ups for %d completions", polls, done);
+}
+
+/*
+ * A stream that interrupts once per completion, each taking the CPU from
+ * the load, such as a NIC receiving TCP segments under QEMU: one every
+ * 150 us while each interrupts, every 110 us while windows batch them.
+ * Run @polls polls from a reset, or until the instance parks; count the
+ * second half into @done and @wakes (polls).  Returns all deferrals.
+ */
+static const struct ipt_cpu_pace ipt_cpu_lone = { 150000, 110000 };
+
+static int ipt_lone_run(struct kunit *test, bool can_park, bool busy,
+			int polls, int *done, int *wakes)
+{
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u64 now = 0, next = ipt_cpu_lone.polled_ns;
+	int i, work, defers = 0;
+	u32 timeout = 0;
+
+	*done = 0;
+	*wakes = 0;
+	irq_poll_auto_reset(&a);
+	for (i = 0; i < polls; i++) {
+		work = ipt_cpu_poll(&ipt_cpu_lone, &next, &now, v, timeout);
+		v = irq_poll_auto_step(&a, now, work, can_park, busy, &timeout);
+		if (!can_park)
+			KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
+		/* A parked instance stays parked in this model. */
+		if (v == IRQ_POLL_AUTO_PARK)
+			break;
+		if (v == IRQ_POLL_AUTO_DEFER)
+			defers++;
+		if (i < polls / 2)
+			continue;
+		*done += work;
+		(*wakes)++;
+	}
+	return defers;
+}
+
+/*
+ * There windows pay though every poll after an interrupt finds one: on an
+ * instance that cannot park, past the first trial pairs, windows serve
+ * three or more completions per wake-up.  Not on an idle CPU, though, nor
+ * on a switchable instance, which parks instead.
+ */
+static void irq_poll_test_auto_lone_windows_that_pay(struct kunit *test)
+{
+	int done, wakes, defers;
+
+	defers = ipt_lone_run(test, false, true, 4000, &done, &wakes);
+	KUNIT_EXPECT_GT(test, defers, 0);
+	KUNIT_EXPECT_LE_MSG(test, 3 * wakes, done,
+			    "%d wake-ups for %d completions", wakes, done);
+
+	defers = ipt_lone_run(test, false, false, 4000, &done, &wakes);
+	KUNIT_EXPECT_EQ(test, defers, 0);
+	KUNIT_EXPECT_EQ(test, done, wakes);
+
+	defers = ipt_lone_run(test, true, true, 4000, &done, &wakes);
+	KUNIT_EXPECT_EQ(test, defers, 0);
 }
 
 /*
@@ -1730,7 +1821,7 @@ static int ipt_closed_loop(struct kunit *test, struct irq_poll_auto *a,
 	irq_poll_auto_reset(a);
 	while (done < to * 512) {
 		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
-		v = irq_poll_auto_step(a, now, work, r->can_park, &timeout);
+		v = irq_poll_auto_step(a, now, work, r->can_park, r->busy, &timeout);
 		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
 		done += work;
 		if (done < from * 512)
@@ -1793,14 +1884,14 @@ static void irq_poll_test_auto_parks_late_after_trials(struct kunit *test)
 {
 	struct irq_poll_auto a = {};
 	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
-	u64 now = 0, next = IPT_CPU_POLLED_NS;
+	u64 now = 0, next = ipt_cpu_deep.polled_ns;
 	int i, work, defers = 0, since;
 	u32 timeout = 0;
 
 	irq_poll_auto_reset(&a);
 	for (i = 0; i < 20000 && defers < 1000; i++) {
-		work = ipt_cpu_poll(&next, &now, v, timeout);
-		v = irq_poll_auto_step(&a, now, work, true, &timeout);
+		work = ipt_cpu_poll(&ipt_cpu_deep, &next, &now, v, timeout);
+		v = irq_poll_auto_step(&a, now, work, true, false, &timeout);
 		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
 		if (v == IRQ_POLL_AUTO_DEFER)
 			defers++;
@@ -1809,7 +1900,7 @@ static void irq_poll_test_auto_parks_late_after_trials(struct kunit *test)
 	/* Windows that find one go on, halved, until one of 10 us does. */
 	for (i = 0, since = 0; i < 200 && v != IRQ_POLL_AUTO_PARK; i++) {
 		now += v == IRQ_POLL_AUTO_DEFER ? timeout : 200000;
-		v = irq_poll_auto_step(&a, now, 1, true, &timeout);
+		v = irq_poll_auto_step(&a, now, 1, true, false, &timeout);
 		since = v == IRQ_POLL_AUTO_DEFER ? 0 : since + 1;
 	}
 	KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_PARK);
@@ -1838,7 +1929,7 @@ static void irq_poll_test_auto_long_trial_after_windows(struct kunit *test)
 		irq_poll_auto_trial(&a);
 		for (i = 1; i <= 100; i++) {
 			now += 20000;
-			v = irq_poll_auto_step(&a, now, 1, true, &timeout);
+			v = irq_poll_auto_step(&a, now, 1, true, false, &timeout);
 			if (v != IRQ_POLL_AUTO_IDLE)
 				break;
 		}
@@ -1872,7 +1963,7 @@ static void irq_poll_test_auto_pair_without_windows(struct kunit *test)
 			/* The fifth finds two: windows open. */
 			work = i == 4 ? 2 : 1;
 		}
-		v = irq_poll_auto_step(&a, now, work, true, &timeout);
+		v = irq_poll_auto_step(&a, now, work, true, false, &timeout);
 		/* It parks once the pair is over: its polls find one. */
 		KUNIT_ASSERT_TRUE_MSG(test, v != IRQ_POLL_AUTO_PARK || a.pay_x1024,
 				      "parked at poll %d, nowin %d", i, a.nowin);
@@ -2546,6 +2637,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_auto_bursty_rate),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_measures_pay, ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_windows_that_pay),
+	KUNIT_CASE(irq_poll_test_auto_lone_windows_that_pay),
 	KUNIT_CASE(irq_poll_test_auto_few_trials_after_switch),
 	KUNIT_CASE(irq_poll_test_auto_rare_trials_where_windows_lose),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_parks_where_windows_lose,

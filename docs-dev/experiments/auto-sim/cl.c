@@ -87,7 +87,7 @@ static struct res run(int mode, int n, u64 lat, u64 cw, u64 cp, u64 ci, u64 ct,
 			int phase = a.phase;
 			enum irq_poll_auto_verdict v;
 
-			v = irq_poll_auto_step(&a, now, k, true, &to);
+			v = irq_poll_auto_step(&a, now, k, true, false, &to);
 			if (phase == IRQ_POLL_AUTO_PAIR2 &&
 			    a.phase == IRQ_POLL_AUTO_FOLLOW)
 				pairs++;

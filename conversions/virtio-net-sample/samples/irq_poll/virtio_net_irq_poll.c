@@ -61,7 +61,11 @@
  * it used less than its budget, completes with irq_poll_complete_done().  It
  * also schedules the transmit instance, so that transmit completions are
  * reaped on the back of receive traffic (TCP ACKs) rather than waiting for
- * their own callback.
+ * their own callback.  While the receive instance is masked (polled, or
+ * deferring in mode auto or with defer_hard_irqs), the transmit instance
+ * leaves its callbacks off when it completes; the receive instance's
+ * unmask schedules it to turn them back on.  So a receive queue that
+ * defers its interrupts saves the transmit queue's too.
  *
  * vnet_tx_poll() frees up to @budget transmitted skbs, wakes the queue once
  * a maximal skb fits again, and completes, all under the transmit queue's
@@ -244,6 +248,8 @@ struct vnet_priv;
  * @vq: receive virtqueue
  * @vi: the device
  * @armed_at: value of virtqueue_enable_cb_prepare() at the last unmask
+ * @masked: callbacks are off for a poll, or a deferral, of @iop; the
+ *	    transmit queue keeps its own off meanwhile (vnet_tx_unmask())
  * @frag: page fragment receive buffers are cut from
  * @avg_len: moving average of the frame length, sizes mergeable buffers
  * @min_buf: smallest (without mergeable buffers: every) buffer size
@@ -256,6 +262,7 @@ struct vnet_rxq {
 	struct virtqueue *vq;
 	struct vnet_priv *vi;
 	unsigned int armed_at;
+	bool masked;
 	struct page_frag frag;
 	unsigned int avg_len;
 	unsigned int min_buf;
@@ -738,6 +745,7 @@ static int vnet_tx_poll(struct irq_poll *iop, int budget)
 
 static void vnet_rx_mask(struct irq_poll *iop)
 {
+	WRITE_ONCE(to_rxq(iop)->masked, true);
 	virtqueue_disable_cb(to_rxq(iop)->vq);
 }
 
@@ -747,6 +755,9 @@ static void vnet_rx_unmask(struct irq_poll *iop)
 	struct vnet_rxq *rq = to_rxq(iop);
 
 	rq->armed_at = virtqueue_enable_cb_prepare(rq->vq);
+	WRITE_ONCE(rq->masked, false);
+	/* Transmit callbacks may have stayed off for us: poll, and unmask. */
+	irq_poll_sched(&rq->vi->tx.iop);
 }
 
 static bool vnet_rx_pending(struct irq_poll *iop)
@@ -766,6 +777,16 @@ static void vnet_tx_unmask(struct irq_poll *iop)
 	struct vnet_txq *sq = to_txq(iop);
 	struct netdev_queue *txq = netdev_get_tx_queue(sq->vi->dev, 0);
 
+	/*
+	 * While the receive queue is masked, its polls (every ACK or segment
+	 * received) schedule this one, and its unmask does: a transmit
+	 * callback per sent skb would cost an interrupt that they save,
+	 * which is most of them when the receive queue defers.
+	 */
+	if (READ_ONCE(sq->vi->rx.masked)) {
+		sq->rearm_late = false;
+		return;
+	}
 	/*
 	 * Under the queue's lock, like vnet_start_xmit() adding buffers.
 	 * Returns false if more buffers are used than it will wait for, so
