@@ -964,7 +964,8 @@ static void irq_poll_want_defer(struct irq_poll *iop, int work_done,
 		 */
 		switch (irq_poll_auto_step(&ext->auto_state, ktime_get_ns(),
 					   work_done, irq_poll_switchable(iop),
-					   irq_poll_took_busy_cpu(), &timeout)) {
+					   irq_poll_took_busy_cpu(),
+					   &timeout)) {
 		case IRQ_POLL_AUTO_DEFER:
 			run->defer_ns = timeout;
 			break;

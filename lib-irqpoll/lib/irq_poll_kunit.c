@@ -1194,7 +1194,7 @@ struct ipt_rate {
 	bool parks;		/* must end parked */
 	u64 window_max_ns;	/* no deferral window longer than this */
 	u64 window_mean_ns;	/* nor longer than this on average */
-	bool busy;
+	bool busy;		/* each interrupt takes the CPU from a task */
 };
 
 static const struct ipt_rate ipt_rates[] = {
@@ -1332,7 +1332,8 @@ static void irq_poll_test_auto_controller(struct kunit *test)
 	for (i = 0; i < 400; i++) {
 		int work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
 
-		v = irq_poll_auto_step(&a, now, work, r->can_park, r->busy, &timeout);
+		v = irq_poll_auto_step(&a, now, work, r->can_park, r->busy,
+				       &timeout);
 		if (v == IRQ_POLL_AUTO_DEFER) {
 			defers++;
 			longest = max(longest, timeout);
@@ -1604,7 +1605,8 @@ static void ipt_pay_run(struct kunit *test, const struct ipt_rate *r,
 						   &reaped);
 		}
 		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
-		v = irq_poll_auto_step(&a, now, work, can_park, r->busy, &timeout);
+		v = irq_poll_auto_step(&a, now, work, can_park, r->busy,
+				       &timeout);
 		c->done += work;
 		c->polls++;
 		if (v == IRQ_POLL_AUTO_DEFER)
@@ -1821,7 +1823,8 @@ static int ipt_closed_loop(struct kunit *test, struct irq_poll_auto *a,
 	irq_poll_auto_reset(a);
 	while (done < to * 512) {
 		work = ipt_rate_poll(r, done_at, &now, &reaped, v, timeout);
-		v = irq_poll_auto_step(a, now, work, r->can_park, r->busy, &timeout);
+		v = irq_poll_auto_step(a, now, work, r->can_park, r->busy,
+				       &timeout);
 		KUNIT_ASSERT_NE(test, v, IRQ_POLL_AUTO_PARK);
 		done += work;
 		if (done < from * 512)
@@ -1929,7 +1932,8 @@ static void irq_poll_test_auto_long_trial_after_windows(struct kunit *test)
 		irq_poll_auto_trial(&a);
 		for (i = 1; i <= 100; i++) {
 			now += 20000;
-			v = irq_poll_auto_step(&a, now, 1, true, false, &timeout);
+			v = irq_poll_auto_step(&a, now, 1, true, false,
+					       &timeout);
 			if (v != IRQ_POLL_AUTO_IDLE)
 				break;
 		}
