@@ -31,7 +31,7 @@ struct res { double iops, defio, pollio, pairs; };
 static struct res run(int mode, int n, u64 lat, u64 cw, u64 cp, u64 ci, u64 ct,
 		      u64 t0, u64 t1, unsigned int seed)
 {
-	struct irq_poll_auto a;
+	struct irq_poll_auto a = { 0 };
 	u64 done[256], now = 0;
 	long comp = 0, c0 = 0, defs = 0, polls = 0, pairs = 0;
 	int parked = 0, deferred = 0, counting = 0, i;
