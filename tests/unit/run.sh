@@ -111,6 +111,14 @@ mkdir -p "$tmps" && cp "$sim/cl.c" "$tmps/" &&
 	[ "$out" = "$(sed -n '/^with the controller as committed/,/^It keeps/p' "$sim/README.md" |
 		sed -n 's/^    \(QD.*\)/\1/p')" ]
 res $? docs-dev.auto-sim
+
+# ... and what lone.c prints for it (a stream of lone completions on TCP).
+cp "$sim/lone.c" "$tmps/" && gcc -O2 -Wall -Werror -o "$tmps/lone" "$tmps/lone.c" &&
+	out=$("$tmps/lone" 150 128 0.4 50 0.7 2.7 400 && "$tmps/lone" 150 128 0.4 50 12 14 400 &&
+		"$tmps/lone" 150 150 0.4 50 12 14 400) &&
+	[ "$out" = "$(sed -n '/^with the controller as committed (patch 17)/,/^Without the noise/p' \
+		"$sim/README.md" | sed -n 's/^    \(150.*\)/\1/p')" ]
+res $? docs-dev.auto-sim-lone
 rm -rf "$tmps"
 
 # docs-dev/benchmarks.md "Pooled over boots" quotes what docs-dev/experiments/pool.py
