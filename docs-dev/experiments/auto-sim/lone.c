@@ -17,7 +17,7 @@
 
 static u64 rs;
 
-/* In (0, 1): log() of it is finite. */
+/* cl.c's generator, its values kept in (0, 1). */
 static double urand(void)
 {
 	rs = rs * 6364136223846793005ULL + 1442695040888963407ULL;
