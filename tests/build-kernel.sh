@@ -8,17 +8,25 @@
 #                                        for compile tests of single objects
 #
 # Config: x86_64_defconfig + kvm_guest.config + tests/kconfig/base.config +
-# tests/kconfig/<kind>.config, merged with scripts/kconfig/merge_config.sh, then every
-# symbol the fragments ask for is checked to have landed (a silently dropped option is
-# an error).  Output in $BUILD_DIR/out/<kind>: bzImage, modules installed under modroot/,
+# tests/kconfig/<kind>.config, merged with scripts/kconfig/merge_config.sh; the kasan
+# kernel instead is allnoconfig + tests/kconfig/small.config + kasan.config (its boot
+# runs the KUnit suite and the disk tests only).  Then every symbol the fragments ask
+# for is checked to have landed (a silently dropped option is an error).  Output in $BUILD_DIR/out/<kind>: bzImage, modules installed under modroot/,
 # build.log.  Compiles through ccache ($CCACHE_DIR).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 kind=${1:-}
 fraglist="$IRQP_TOP/tests/kconfig/base.config $IRQP_TOP/tests/kconfig/$kind.config"
+# merge_config.sh -m: onto x86_64_defconfig; -n: onto allnoconfig
+base="$WORKTREE/arch/x86/configs/x86_64_defconfig $WORKTREE/kernel/configs/kvm_guest.config"
+mode=-m
 case "$kind" in
-perf|debug|kasan) ;;
+perf|debug) ;;
+kasan)
+	fraglist="$IRQP_TOP/tests/kconfig/small.config $IRQP_TOP/tests/kconfig/kasan.config"
+	base=
+	mode=-n ;;
 users) fraglist="$IRQP_TOP/tests/kconfig/base.config $IRQP_TOP/tests/kconfig/debug.config
 $IRQP_TOP/tests/kconfig/users.config" ;;
 *) die "usage: $0 perf|debug|kasan|users" ;;
@@ -26,8 +34,7 @@ esac
 require_command ccache gcc make
 OUT=$BUILD_DIR/out/$kind
 mkdir -p "$OUT"
-frags="$WORKTREE/arch/x86/configs/x86_64_defconfig $WORKTREE/kernel/configs/kvm_guest.config
-$fraglist"
+frags="$base $fraglist"
 # Extra fragments (e.g. a component's KUnit options) may be listed in KCONFIG_EXTRA.
 for f in ${KCONFIG_EXTRA:-}; do frags="$frags $f"; done
 
@@ -38,7 +45,7 @@ kmake()
 		KBUILD_BUILD_HOST=irqpoll "$@"
 }
 
-(cd "$WORKTREE" && scripts/kconfig/merge_config.sh -m -O "$OUT" $frags) \
+(cd "$WORKTREE" && scripts/kconfig/merge_config.sh $mode -O "$OUT" $frags) \
 	>"$OUT/config.log" 2>&1 || die "merge_config.sh failed" "$OUT/config.log"
 kmake olddefconfig >>"$OUT/config.log" 2>&1 || die "make olddefconfig failed" "$OUT/config.log"
 
