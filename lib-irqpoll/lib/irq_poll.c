@@ -470,11 +470,13 @@ static void irq_poll_auto_tick(struct irq_poll_auto *a)
 
 /*
  * IRQ_POLL_MODE_AUTO: learn the rate afresh (a parked instance is polled
- * on trial), but keep what trial pairs found: the epoch the instance
- * parked in is dropped, the verdict stands.
+ * on trial, or the mode was switched on), but keep what trial pairs
+ * found: the epoch the instance parked in is dropped, the verdict stands.
+ * The count towards the next trial starts again at the next park.
  */
 static void irq_poll_auto_relearn(struct irq_poll_auto *a)
 {
+	a->irqs = 0;
 	/* 1.5 per poll: neither parks nor defers before it has seen polls. */
 	a->work_x256 = 384;
 	a->gap_ns = 0;
@@ -500,7 +502,6 @@ VISIBLE_IF_KUNIT void irq_poll_auto_trial(struct irq_poll_auto *a)
 {
 	bool resume = a->pays && a->batched;
 
-	a->irqs = 0;
 	irq_poll_auto_relearn(a);
 	irq_poll_auto_tick(a);
 	a->batched = false;

@@ -2014,6 +2014,46 @@ static void irq_poll_test_auto_parks_and_trials(struct kunit *test)
 }
 
 /*
+ * Switching the mode off and back starts the count towards the next trial
+ * afresh: 100 interrupts parked it and counted 93 towards a trial; after
+ * the switch it parks again, and its trial comes at the 256th interrupt
+ * of the new park, not 93 interrupts early.
+ */
+static void irq_poll_test_auto_trial_count_after_switch(struct kunit *test)
+{
+	struct ipt *t = ipt_new(test, 16, &ipt_ops, IRQ_POLL_CFG_SWITCHABLE);
+	long trials;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, ipt_store(t, "mode", "auto"), 4);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	for (i = 0; i < 100; i++) {
+		ipt_irq(t, 1);
+		KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	}
+	KUNIT_ASSERT_EQ(test, STAT(t, parks), 1L);
+	KUNIT_ASSERT_EQ(test, STAT(t, trials), 0L);
+
+	KUNIT_ASSERT_EQ(test, ipt_store(t, "mode", "off"), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->masked), 0);
+	KUNIT_ASSERT_EQ(test, ipt_store(t, "mode", "auto"), 4);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	trials = STAT(t, trials);
+	/* 7 interrupts polled (8 polls with the switch's), then 255 parked, */
+	for (i = 0; i < 7 + 255; i++) {
+		ipt_irq(t, 1);
+		KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	}
+	KUNIT_EXPECT_EQ(test, STAT(t, parks), 2L);
+	KUNIT_EXPECT_EQ(test, STAT(t, trials) - trials, 0L);
+	/* and the 256th is polled on trial. */
+	ipt_irq(t, 1);
+	KUNIT_ASSERT_TRUE(test, ipt_wait_for(ipt_settled(t)));
+	KUNIT_EXPECT_EQ(test, STAT(t, trials) - trials, 1L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->reaped), 100 + 263);
+}
+
+/*
  * Spin until @cond or until ktime_get_ns() reaches @end_ns; true if @cond.
  * No sleep: one can last milliseconds under emulation.  cond_resched()
  * lets ksoftirqd run when it is due: while it is runnable, 6.1 leaves it
@@ -2650,6 +2690,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE(irq_poll_test_auto_long_trial_after_windows),
 	KUNIT_CASE(irq_poll_test_auto_pair_without_windows),
 	KUNIT_CASE(irq_poll_test_auto_parks_and_trials),
+	KUNIT_CASE(irq_poll_test_auto_trial_count_after_switch),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_defers_under_load,
 			 ipt_ksoftirqd_gen_params),
 	KUNIT_CASE_PARAM(irq_poll_test_sysctl_input, ipt_sysctl_gen_params),
