@@ -199,6 +199,18 @@ EXPORT_SYMBOL_GPL(irq_poll_active);''',
      '''	bool resume = a->pays;''',
      ['irq_poll_test_auto_long_trial_after_windows',
       'irq_poll_test_auto_parks_and_trials']),
+    ('auto-reset-keeps-trial-count',
+     'IRQ_POLL_MODE_AUTO switched off and on keeps the count towards a trial',
+     '''{
+	irq_poll_auto_relearn(a);
+	/* A trial pair at the first window, the epoch with windows leading. */''',
+     '''{
+	u32 irqs = a->irqs;
+
+	irq_poll_auto_relearn(a);
+	a->irqs = irqs;
+	/* A trial pair at the first window, the epoch with windows leading. */''',
+     ['irq_poll_test_auto_trial_count_after_switch']),
     ('auto-pair-nowin-dropped',
      'IRQ_POLL_MODE_AUTO drops a pair whose epoch without windows finds one a poll',
      '''		if (a->nowin || a->quiet < IRQ_POLL_AUTO_CALM)''',
