@@ -7,12 +7,13 @@
 #        tests/build-kernel.sh users     configure only: debug + tests/kconfig/users.config,
 #                                        for compile tests of single objects
 #
-# Config: x86_64_defconfig + kvm_guest.config + tests/kconfig/base.config +
-# tests/kconfig/<kind>.config, merged with scripts/kconfig/merge_config.sh; the kasan
-# kernel instead is allnoconfig + tests/kconfig/small.config + kasan.config (its boot
-# runs the KUnit suite and the disk tests only).  Then every symbol the fragments ask
-# for is checked to have landed (a silently dropped option is an error).  Output in $BUILD_DIR/out/<kind>: bzImage, modules installed under modroot/,
-# build.log.  Compiles through ccache ($CCACHE_DIR).
+# Config: the perf kernel (make run) is x86_64_defconfig + kvm_guest.config +
+# tests/kconfig/base.config + perf.config, merged with scripts/kconfig/merge_config.sh;
+# the kernels of make check are allnoconfig + tests/kconfig/small.config + net.config
+# + debug.config (debug) or + kasan.config (kasan), only what their boots need.  Then
+# every symbol the fragments ask for is checked to have landed (a silently dropped
+# option is an error).  Output in $BUILD_DIR/out/<kind>: bzImage, modules installed
+# under modroot/, build.log.  Compiles through ccache ($CCACHE_DIR).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -22,7 +23,12 @@ fraglist="$IRQP_TOP/tests/kconfig/base.config $IRQP_TOP/tests/kconfig/$kind.conf
 base="$WORKTREE/arch/x86/configs/x86_64_defconfig $WORKTREE/kernel/configs/kvm_guest.config"
 mode=-m
 case "$kind" in
-perf|debug) ;;
+perf) ;;
+debug)
+	fraglist="$IRQP_TOP/tests/kconfig/small.config $IRQP_TOP/tests/kconfig/net.config
+$IRQP_TOP/tests/kconfig/debug.config"
+	base=
+	mode=-n ;;
 kasan)
 	fraglist="$IRQP_TOP/tests/kconfig/small.config $IRQP_TOP/tests/kconfig/kasan.config"
 	base=
