@@ -24,13 +24,11 @@ base="$WORKTREE/arch/x86/configs/x86_64_defconfig $WORKTREE/kernel/configs/kvm_g
 mode=-m
 case "$kind" in
 perf) ;;
-debug)
-	fraglist="$IRQP_TOP/tests/kconfig/small.config $IRQP_TOP/tests/kconfig/net.config
-$IRQP_TOP/tests/kconfig/debug.config"
-	base=
-	mode=-n ;;
-kasan)
-	fraglist="$IRQP_TOP/tests/kconfig/small.config $IRQP_TOP/tests/kconfig/kasan.config"
+debug|kasan)
+	# make check's kernels: small.config (+ net.config for debug) + <kind>.config
+	fraglist="$IRQP_TOP/tests/kconfig/small.config"
+	[ "$kind" = kasan ] || fraglist="$fraglist $IRQP_TOP/tests/kconfig/net.config"
+	fraglist="$fraglist $IRQP_TOP/tests/kconfig/$kind.config"
 	base=
 	mode=-n ;;
 users) fraglist="$IRQP_TOP/tests/kconfig/base.config $IRQP_TOP/tests/kconfig/debug.config
