@@ -121,6 +121,14 @@ cp "$sim/lone.c" "$tmps/" && gcc -O2 -Wall -Werror -o "$tmps/lone" "$tmps/lone.c
 res $? docs-dev.auto-sim-lone
 rm -rf "$tmps"
 
+# docs-dev/benchmarks.md "Pairing with both baselines" quotes what pairing.py prints.
+out=$(cd "$top/results" && python3 "$top/docs-dev/experiments/pairing.py" . default-0826 \
+	default-0836 default-0934 2>&1)
+doc=$(sed -n '/^    results        iops/,/^$/p' "$top/docs-dev/benchmarks.md" |
+	sed -e 's/^    //' -e '/^$/d')
+[ -n "$doc" ] && [ "$out" = "$doc" ]
+res $? docs-dev.pairing
+
 # docs-dev/benchmarks.md "Pooled over boots" quotes what docs-dev/experiments/pool.py
 # prints for the committed boots of one series (the bootstrap's seed is fixed).
 # pool_check "BOOTS" "OPTIONS" METRIC...: each METRIC line's figure is quoted there.
