@@ -8,7 +8,8 @@
 # Stages: host unit tests (KTAP parser, console scanner), the series (current, applies
 # to pristine with git am), static checks, W=1 cross builds (i386, arm64, riscv64),
 # semantic-patch tests, the debug kernel (lockdep and friends) and its initramfs, then
-# one QEMU boot that runs the KUnit suites and the guest tests; then a KASAN kernel
+# its QEMU boots: the KUnit suites and the guest tests with kmemleak=off, the tests
+# that scan for leaks (KMEMLEAK_TESTS) with kmemleak on; then a KASAN kernel
 # boots for the KUnit suite and a fio verify per converted disk.  The guest console
 # must be clean: any warning, oops, lockdep, KASAN or stall report fails, and so does a
 # level-triggered interrupt storm (QEMU's IOAPIC trace).
@@ -126,7 +127,7 @@ stage 8 $STAGES "boot in QEMU (TCG) and run the guest tests"
 GUEST_TESTS=${GUEST_TESTS:-boot,fio-ahci,fio-mptsas,net-iperf,ahci-modes,ahci-eio,ahci-switch,ahci-cpuhp,ahci-unbind,mptsas-modes,mptsas-eio,mptsas-switch,mptsas-cpuhp,mptsas-unbind,mptsas-reset,params-input,vnet-basic,vnet-modes,vnet-unbind}
 # kmemleak records a stack trace for every allocation: with it, each PCI probe spent
 # 7-11 s in ACPI's interrupt routing and the tests took about half again as long
-# (README.md, "Kernel configs").  Only the tests that scan for leaks boot with it on.
+# (README.md, make check's stage 8).  Only the tests that scan for leaks boot with it.
 KMEMLEAK_TESTS=${KMEMLEAK_TESTS:-vnet-unbind}
 main_tests='' leak_tests=''
 for t in ${GUEST_TESTS//,/ }; do
@@ -184,12 +185,13 @@ guest_boot()
 	echo "# run directory: $RUN_DIR"
 }
 
-if [ -n "$main_tests" ]; then
-	guest_boot "$main_tests" "" kmemleak=off || finish
-	# The KUnit suite runs built in at every boot; its results are taken from this one.
+# kunit_results: the KUnit suite runs built in at every boot; its results are taken
+# from the first one ($RUN_DIR).  Every suite the debug kernel builds in must report.
+kunit_results()
+{
+	local suite n
 	python3 "$IRQP_TOP/tests/ktap.py" --kunit "$RUN_DIR/console.log" >"$tmp/kunit"
 	results_from "$tmp/kunit"
-	# Every KUnit suite the debug kernel builds in must have reported.
 	for suite in ${KUNIT_SUITES:-irq_poll}; do
 		n=$(grep -c "^\(not \)\?ok kunit\.$suite\." "$tmp/kunit")
 		if [ "$n" -gt 0 ]; then
@@ -199,8 +201,16 @@ if [ -n "$main_tests" ]; then
 		fi
 	done
 	grep '^# totals' "$tmp/kunit" | sed 's/^# totals/  kunit totals/'
+}
+
+if [ -n "$main_tests" ]; then
+	guest_boot "$main_tests" "" kmemleak=off || finish
+	kunit_results
 fi
-[ -z "$leak_tests" ] || guest_boot "$leak_tests" kmemleak. || finish
+if [ -n "$leak_tests" ]; then
+	guest_boot "$leak_tests" kmemleak. || finish
+	[ -n "$main_tests" ] || kunit_results
+fi
 
 stage 9 $STAGES "KASAN kernel: the KUnit suite and a fio verify per converted disk"
 # A third flavour (tests/kconfig/kasan.config): KASAN without lock debugging, booted
