@@ -21,6 +21,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tests'))
+import report  # noqa: E402  (the nearest baseline, as make run's report pairs them)
+
 METRICS = ['iops', 'p50_us', 'irq_io', 'cpu_us_io']
 
 
@@ -33,32 +36,36 @@ def log_sd(v):
     return (sum((math.log(x) - m) ** 2 for x in v) / (len(v) - 1)) ** 0.5
 
 
-def runs_by_round(path):
-    """(dev, regime, job) -> round -> mode -> (seq, row)"""
-    cells = collections.defaultdict(lambda: collections.defaultdict(dict))
+def load(path):
+    """The disk runs of one boot, paired by report.pair(); (dev, regime, job) ->
+    round -> mode -> run."""
+    rows = []
     with open(os.path.join(path, 'results-rounds.csv')) as f:
         for r in csv.DictReader(f):
-            if r['kind'] == 'disk':
-                cells[(r['dev'], r['regime'], r['job'])][int(r['round'])][r['mode']] = \
-                    (int(r['seq']), r)
+            if r['kind'] != 'disk':
+                continue
+            r['round'], r['seq'] = int(r['round']), int(r['seq'])
+            for m in METRICS:
+                r[m] = float(r[m])
+            rows.append(r)
+    report.pair(rows)
+    cells = collections.defaultdict(lambda: collections.defaultdict(dict))
+    for r in rows:
+        cells[(r['dev'], r['regime'], r['job'])][r['round']][r['mode']] = r
     return cells
 
 
-def compare(path, metric):
+def compare(cells, metric):
     near_sd, both_sd, shifts = [], [], []
-    for rounds in runs_by_round(path).values():
+    for rounds in cells.values():
         for mode in ('on', 'auto'):
             near, both = [], []
             for runs in rounds.values():
                 if not {mode, 'off', 'off2'} <= runs.keys():
                     continue
-                seq, row = runs[mode]
-                val = float(row[metric])
-                # nearest by seq, a tie to the earlier run: as pair() does
-                b = min(('off', 'off2'), key=lambda m: (abs(runs[m][0] - seq), runs[m][0]))
-                near.append(val / float(runs[b][1][metric]))
-                both.append(val / math.sqrt(float(runs['off'][1][metric]) *
-                                            float(runs['off2'][1][metric])))
+                near.append(report.ratio_of(runs[mode], metric))
+                both.append(runs[mode][metric] /
+                            math.sqrt(runs['off'][metric] * runs['off2'][metric]))
             if len(near) < 2:
                 continue
             near_sd.append(log_sd(near))
@@ -70,8 +77,9 @@ def compare(path, metric):
 
 def main():
     for path in sys.argv[1:]:
+        cells = load(path)
         for metric in METRICS:
-            near, both, shift, n = compare(path, metric)
+            near, both, shift, n = compare(cells, metric)
             print('%-14s %-10s nearest %.3f  both %.3f  (%d cell modes, largest shift %.1f%%)'
                   % (os.path.basename(os.path.normpath(path)) if path != '.' else 'results',
                      metric, near, both, n, 100 * shift))
