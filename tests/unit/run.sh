@@ -121,6 +121,12 @@ cp "$sim/lone.c" "$tmps/" && gcc -O2 -Wall -Werror -o "$tmps/lone" "$tmps/lone.c
 res $? docs-dev.auto-sim-lone
 rm -rf "$tmps"
 
+# ... and what interleave.sh prints (../interleaved-pairs.diff in both models).
+out=$("$sim/interleave.sh" 2>&1)
+doc=$(sed -n '/^    as committed:/,/^$/p' "$sim/README.md" | sed -e 's/^    //' -e '/^$/d')
+[ -n "$doc" ] && [ "$out" = "$doc" ]
+res $? docs-dev.auto-sim-interleave
+
 # docs-dev/benchmarks.md "Pairing with both baselines" quotes what pairing.py prints.
 out=$(cd "$top/results" && python3 "$top/docs-dev/experiments/pairing.py" . default-0826 \
 	default-0836 default-0934 2>&1)

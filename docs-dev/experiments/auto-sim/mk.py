@@ -8,8 +8,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIB = os.path.join(HERE, '..', '..', '..', 'lib-irqpoll', 'lib')
-c = open(sys.argv[1] if len(sys.argv) > 1 else os.path.join(LIB, 'irq_poll.c')).read()
-h = open(os.path.join(LIB, 'irq_poll_internal.h')).read()
+cpath = sys.argv[1] if len(sys.argv) > 1 else os.path.join(LIB, 'irq_poll.c')
+c = open(cpath).read()
+# The header next to the source if there is one (a patched copy), else the committed one.
+hpath = os.path.join(os.path.dirname(os.path.abspath(cpath)), 'irq_poll_internal.h')
+h = open(hpath if os.path.exists(hpath) else os.path.join(LIB, 'irq_poll_internal.h')).read()
 out = open(os.path.join(HERE, 'shim.h')).read()
 out += re.search(r'struct irq_poll_auto \{.*?\n\};\n', h, re.S).group(0)
 out += re.search(r'enum irq_poll_auto_verdict \{.*?\n\};\n', h, re.S).group(0)
