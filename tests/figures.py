@@ -28,8 +28,9 @@ How to quote:
     ```results must consist of lines found verbatim in results/results.txt,
     results/summary.txt, results/mmio.txt or a study's NAME/{results,summary}.txt
     (blank lines and "..." excepted).
-check (default files: cover-letter.txt, */commits/*.txt, README.md,
-docs-dev/benchmarks.md) prints one line per bad quote and exits 1 if there is any.
+check (default files: cover-letter.txt, */commits/*.txt, README.md, docs-dev/*.md,
+docs-dev/experiments/*.md and */README.md, conversions/*/README.md) prints one line per
+bad quote and exits 1 if there is any.
 """
 import glob
 import os
@@ -133,8 +134,11 @@ def check(files):
         if os.path.isfile(p):
             known.update(l.rstrip() for l in open(p))
     if not files:
-        files = [os.path.join(TOP, 'cover-letter.txt'), os.path.join(TOP, 'README.md'),
-                 os.path.join(TOP, 'docs-dev', 'benchmarks.md')] + \
+        files = [os.path.join(TOP, 'cover-letter.txt'), os.path.join(TOP, 'README.md')] + \
+            sorted(glob.glob(os.path.join(TOP, 'docs-dev', '*.md'))) + \
+            sorted(glob.glob(os.path.join(TOP, 'docs-dev', 'experiments', '*.md'))) + \
+            sorted(glob.glob(os.path.join(TOP, 'docs-dev', 'experiments', '*', 'README.md'))) + \
+            sorted(glob.glob(os.path.join(TOP, 'conversions', '*', 'README.md'))) + \
             sorted(glob.glob(os.path.join(TOP, '*', 'commits', '*.txt'))) + \
             sorted(glob.glob(os.path.join(TOP, 'conversions', '*', 'commits', '*.txt')))
     bad = []
