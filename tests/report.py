@@ -290,6 +290,7 @@ def pair(rows):
             else:
                 r['ref'] = min(bases, key=lambda x: (abs(x['seq'] - r['seq']), x['seq'])) \
                     if bases else None
+                r['refs'] = bases
 
 
 def ratio_of(r, key):
@@ -297,6 +298,17 @@ def ratio_of(r, key):
     if not ref or not ref.get(key) or r.get(key) is None:
         return float('nan')
     return r[key] / ref[key]
+
+
+def ratio_both(r, key):
+    """r against the geometric mean of both baseline runs of its round (nan unless
+    the round has both): a slot bias of one baseline run then weighs on every mode
+    alike (docs-dev/benchmarks.md, "Pairing with both baselines")."""
+    refs = r.get('refs') or []
+    vals = [x.get(key) for x in refs]
+    if len(vals) < 2 or r.get(key) is None or any(v is None or not v > 0 for v in vals):
+        return float('nan')
+    return r[key] / geomean(vals)
 
 
 def merge(rows):
@@ -320,6 +332,10 @@ def merge(rows):
                 m[key + '_rounds'] = rat
                 m[key + '_ratio'] = geomean(rat)
                 m[key + '_ratio_ci'] = bootstrap(rat, geomean)
+                if any('refs' in r for r in g):
+                    both = [ratio_both(r, key) for r in g]
+                    m[key + '_both'] = geomean(both)
+                    m[key + '_both_ci'] = bootstrap(both, geomean)
         for k in sorted(set(k for r in g for k in r['per'])):
             m['per_' + k] = median([r['per'].get(k, 0) for r in g])
         m['unhandled'] = median([r['unhandled'] for r in g])
@@ -479,6 +495,14 @@ def targets(merged):
                 ok = r == r and vals[0] >= lo and vals[1] <= hi
                 txt = '%s %s %s %s' % (m['dev'], m['regime'], m['job'], m['mode']) + \
                     ' %s %s' % (key, fmt_ratio(m, key, always=True)) + aa_note(m, key)
+                b, bci = m.get(key + '_both'), m.get(key + '_both_ci')
+                if not ok and b is not None and b == b:
+                    bv = (bci if (use_ci and bci) else (b, b))
+                    if reach and bci:
+                        bv = (bci[1], bci[0])
+                    txt += ' (both baselines %.2fx%s: %s)' % (
+                        b, ' [%.2f-%.2f]' % bci if bci else '',
+                        'met' if bv[0] >= lo and bv[1] <= hi else 'missed')
                 if not ok:
                     bad.append(txt)
                     if m not in det:
@@ -622,7 +646,7 @@ def static_vs_auto(disk, aa_note=lambda m, key: ''):
 
 def aa_beyond(line):
     """A target's miss line: does its ratio lie outside its cell's A/A interval?"""
-    m = re.search(r' (\d+\.\d+)x \[[\d.]+-[\d.]+\] \(A/A [\d.]+x \[([\d.]+)-([\d.]+)\]\)$', line)
+    m = re.search(r' (\d+\.\d+)x \[[\d.]+-[\d.]+\] \(A/A [\d.]+x \[([\d.]+)-([\d.]+)\]\)', line)
     return bool(m) and not float(m.group(2)) <= float(m.group(1)) <= float(m.group(3))
 
 
@@ -651,6 +675,10 @@ def summary(run, merged, timers):
         if bad and any('(A/A ' in b for b in bad):
             out.append('            %d of %d outside the A/A interval of their cell'
                        % (len(beyond), len(bad)))
+        both = [b for b in bad if '(both baselines ' in b]
+        if both:
+            out.append('            %d of %d met against the mean of both baselines of '
+                       'their round' % (sum(b.endswith(': met)') for b in both), len(both)))
         for w in (why if bad else []):
             out.append('            %s' % w)
     out.append('')

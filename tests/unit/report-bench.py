@@ -260,6 +260,30 @@ def main():
                 report.aa_beyond('x qd1 auto iops 0.82x [0.71-0.94] (A/A 1.02x [0.88-1.17])') and
                 not report.aa_beyond('x qd1 auto iops 0.92x [0.81-0.94] (A/A 1.02x [0.88-1.17])')
                 and not report.aa_beyond('x qd1 auto iops 0.82x [0.71-0.94]')))
+    # against the mean of both baselines of the round (docs-dev/benchmarks.md, "Pairing
+    # with both baselines"): 900 I/Os against 1000 and 810 is 1.00x; one baseline: none
+    res.append(('report.ratio-both',
+                abs(report.ratio_both({'iops': 900, 'refs': [{'iops': 1000}, {'iops': 810}]},
+                                      'iops') - 1.0) < 1e-9 and
+                report.ratio_both({'iops': 900, 'refs': [{'iops': 1000}]}, 'iops') !=
+                report.ratio_both({'iops': 900, 'refs': [{'iops': 1000}]}, 'iops')))
+    # a miss says whether it is one against both baselines too, and the summary counts
+    def auto_row(job, r, both):
+        return {'kind': 'disk', 'dev': 'ahci', 'regime': 'fast', 'job': job, 'mode': 'auto',
+                'iops_ratio': r[0], 'iops_ratio_ci': r[1:],
+                'iops_both': both[0], 'iops_both_ci': both[1:]}
+    tg = {desc: bad for _, desc, bad, _ in report.targets([
+        auto_row('qd1', (0.92, 0.90, 0.94), (0.99, 0.97, 1.01)),
+        auto_row('qd4', (0.92, 0.90, 0.94), (0.93, 0.91, 0.95))])}
+    bad = [b for d, b in tg.items() if d.startswith('auto never worse')][0]
+    res.append(('report.both-baselines-miss', bad == [
+        'ahci fast qd1 auto iops 0.92x [0.90-0.94] (both baselines 0.99x [0.97-1.01]: met)',
+        'ahci fast qd4 auto iops 0.92x [0.90-0.94] (both baselines 0.93x [0.91-0.95]: missed)']))
+    res.append(('report.both-baselines-in-summary',
+                '            1 of 2 met against the mean of both baselines of their round' in
+                report.summary(run, [auto_row('qd1', (0.92, 0.90, 0.94), (0.99, 0.97, 1.01)),
+                                     auto_row('qd4', (0.92, 0.90, 0.94), (0.93, 0.91, 0.95))],
+                               [])))
     res.append(('report.static-vs-auto-in-summary',
                 'no static setting better than auto' in summ))
     res.append(('report.plots', all(os.path.isfile(os.path.join(run, n)) for n in
