@@ -19,7 +19,7 @@ python3 "$here/mk.py" "$tmp/lib/irq_poll.c" "$tmp/ctl.in"
 python3 "$here/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.committed"
 cp "$here/cl.c" "$here/lone.c" "$tmp/"
 
-for bw in committed "8 4 16" "4 2 32" "16 8 8"; do
+for bw in committed "8 4 8" "8 4 16" "4 2 16" "16 8 4"; do
 	if [ "$bw" = committed ]; then
 		echo "as committed:"
 		cp "$tmp/ctl.committed" "$tmp/ctl.h"
