@@ -4,7 +4,8 @@
 # Interleaved trial pairs (../interleaved-pairs.diff, not in the series) in the
 # two models of this directory: cl.c and lone.c built from the committed
 # library, then from a copy with the diff applied, for each block length,
-# wash-out and count of blocks below.  Prints what README.md quotes
+# wash-out and count of blocks below, then from one with
+# ../interleaved-pairs-wip.diff applied.  Prints what README.md quotes
 # ("Interleaved trial pairs").
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,17 +13,24 @@ top=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/irqp-interleave.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-mkdir -p "$tmp/lib"
-cp "$top/lib-irqpoll/lib/irq_poll.c" "$top/lib-irqpoll/lib/irq_poll_internal.h" "$tmp/lib/"
-(cd "$tmp/lib" && patch -s -p3 <"$here/../interleaved-pairs.diff")
-python3 "$here/mk.py" "$tmp/lib/irq_poll.c" "$tmp/ctl.in"
+for d in a b; do
+	mkdir -p "$tmp/$d"
+	cp -r "$top/lib-irqpoll" "$tmp/$d/"
+done
+(cd "$tmp/a" && patch -s -p1 <"$here/../interleaved-pairs.diff")
+(cd "$tmp/b" && patch -s -p1 <"$here/../interleaved-pairs-wip.diff")
+python3 "$here/mk.py" "$tmp/a/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.in"
+python3 "$here/mk.py" "$tmp/b/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.wip"
 python3 "$here/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.committed"
 cp "$here/cl.c" "$here/lone.c" "$tmp/"
 
-for bw in committed "8 4 8" "8 4 16" "4 2 16" "16 8 4"; do
+for bw in committed "8 4 8" "8 4 16" "4 2 16" "16 8 4" wip; do
 	if [ "$bw" = committed ]; then
 		echo "as committed:"
 		cp "$tmp/ctl.committed" "$tmp/ctl.h"
+	elif [ "$bw" = wip ]; then
+		echo "interleaved-pairs-wip.diff:"
+		cp "$tmp/ctl.wip" "$tmp/ctl.h"
 	else
 		set -- $bw
 		echo "blocks of $1 ms, the first $2 ms not counted, $3 blocks:"

@@ -18,10 +18,14 @@ out += re.search(r'struct irq_poll_auto \{.*?\n\};\n', h, re.S).group(0)
 out += re.search(r'enum irq_poll_auto_verdict \{.*?\n\};\n', h, re.S).group(0)
 out += ''.join(l + '\n' for l in c.split('\n') if re.match(r'#define IRQ_POLL_AUTO_', l))
 out += re.search(r'/\* Where IRQ_POLL_MODE_AUTO stands.*?\n\};\n', c, re.S).group(0)
+# In the order they call each other; decide and block only where a library has them
+# (interleaved trial pairs, ../interleaved-pairs.diff).
 for fn in ['irq_poll_auto_drop_pair', 'irq_poll_auto_tick', 'irq_poll_auto_relearn',
-           'irq_poll_auto_reset', 'irq_poll_auto_trial', 'irq_poll_auto_epoch',
-           'irq_poll_auto_step']:
+           'irq_poll_auto_reset', 'irq_poll_auto_trial', 'irq_poll_auto_decide',
+           'irq_poll_auto_block', 'irq_poll_auto_epoch', 'irq_poll_auto_step']:
     m = re.search(r'\n((?:static|VISIBLE_IF_KUNIT)[^\n]*\n?[^\n]*\b' + fn + r'\(.*?\n\}\n)', c, re.S)
+    if m is None and fn in ('irq_poll_auto_decide', 'irq_poll_auto_block'):
+        continue
     if m is None and fn == 'irq_poll_auto_trial':
         # Before patch 14, irq_poll_sched_irqoff() did this itself.
         out += ('static void irq_poll_auto_trial(struct irq_poll_auto *a)\n{\n'
