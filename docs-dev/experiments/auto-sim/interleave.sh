@@ -17,8 +17,9 @@ for d in a b; do
 	mkdir -p "$tmp/$d"
 	cp -r "$top/lib-irqpoll" "$tmp/$d/"
 done
-(cd "$tmp/a" && patch -s -p1 <"$here/../interleaved-pairs.diff")
-(cd "$tmp/b" && patch -s -p1 <"$here/../interleaved-pairs-wip.diff")
+# git apply, not patch(1), which a fresh Debian may lack; no repository above $tmp.
+(cd "$tmp/a" && GIT_CEILING_DIRECTORIES=$tmp git apply "$here/../interleaved-pairs.diff")
+(cd "$tmp/b" && GIT_CEILING_DIRECTORIES=$tmp git apply "$here/../interleaved-pairs-wip.diff")
 python3 "$here/mk.py" "$tmp/a/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.in"
 python3 "$here/mk.py" "$tmp/b/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.wip"
 python3 "$here/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.committed"
