@@ -483,26 +483,26 @@ def targets(merged):
         interval reaches the threshold; otherwise the median within [lo, hi].  why:
         lines that explain a miss, or a function of the rows that missed giving them."""
         bad, det = [], []
+
+        def holds(r, ci, lo, hi):
+            vals = (ci if (use_ci and ci) else (r, r))
+            if reach and ci:
+                vals = (ci[1], ci[0])
+            return r == r and vals[0] >= lo and vals[1] <= hi
+
         for m in rows:
             for key, lo, hi in conds:
                 r = m.get(key + '_ratio')
-                ci = m.get(key + '_ratio_ci')
                 if r is None:
                     continue
-                vals = (ci if (use_ci and ci) else (r, r))
-                if reach and ci:
-                    vals = (ci[1], ci[0])
-                ok = r == r and vals[0] >= lo and vals[1] <= hi
+                ok = holds(r, m.get(key + '_ratio_ci'), lo, hi)
                 txt = '%s %s %s %s' % (m['dev'], m['regime'], m['job'], m['mode']) + \
                     ' %s %s' % (key, fmt_ratio(m, key, always=True)) + aa_note(m, key)
                 b, bci = m.get(key + '_both'), m.get(key + '_both_ci')
                 if not ok and b is not None and b == b:
-                    bv = (bci if (use_ci and bci) else (b, b))
-                    if reach and bci:
-                        bv = (bci[1], bci[0])
                     txt += ' (both baselines %.2fx%s: %s)' % (
                         b, ' [%.2f-%.2f]' % bci if bci else '',
-                        'met' if bv[0] >= lo and bv[1] <= hi else 'missed')
+                        'met' if holds(b, bci, lo, hi) else 'missed')
                 if not ok:
                     bad.append(txt)
                     if m not in det:

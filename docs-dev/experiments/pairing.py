@@ -27,12 +27,8 @@ import report  # noqa: E402  (the nearest baseline, as make run's report pairs t
 METRICS = ['iops', 'p50_us', 'irq_io', 'cpu_us_io']
 
 
-def gmean(v):
-    return math.exp(sum(math.log(x) for x in v) / len(v))
-
-
 def log_sd(v):
-    m = math.log(gmean(v))
+    m = math.log(report.geomean(v))
     return (sum((math.log(x) - m) ** 2 for x in v) / (len(v) - 1)) ** 0.5
 
 
@@ -64,13 +60,12 @@ def compare(cells, metric):
                 if not {mode, 'off', 'off2'} <= runs.keys():
                     continue
                 near.append(report.ratio_of(runs[mode], metric))
-                both.append(runs[mode][metric] /
-                            math.sqrt(runs['off'][metric] * runs['off2'][metric]))
+                both.append(report.ratio_both(runs[mode], metric))
             if len(near) < 2:
                 continue
             near_sd.append(log_sd(near))
             both_sd.append(log_sd(both))
-            shifts.append(abs(math.log(gmean(near) / gmean(both))))
+            shifts.append(abs(math.log(report.geomean(near) / report.geomean(both))))
     return (sum(near_sd) / len(near_sd), sum(both_sd) / len(both_sd),
             math.exp(max(shifts)) - 1, len(near_sd))
 
