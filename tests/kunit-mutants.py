@@ -203,14 +203,36 @@ EXPORT_SYMBOL_GPL(irq_poll_active);''',
      'IRQ_POLL_MODE_AUTO switched off and on keeps the count towards a trial',
      '''{
 	irq_poll_auto_relearn(a);
-	/* A trial pair at the first window, the epoch with windows leading. */''',
+	/* A trial pair at the first window, the arm with windows leading. */''',
      '''{
 	u32 irqs = a->irqs;
 
 	irq_poll_auto_relearn(a);
 	a->irqs = irqs;
-	/* A trial pair at the first window, the epoch with windows leading. */''',
+	/* A trial pair at the first window, the arm with windows leading. */''',
      ['irq_poll_test_auto_trial_count_after_switch']),
+    ('auto-trial-ticks-any-time',
+     'IRQ_POLL_MODE_AUTO counts every trial of a parked instance as an epoch',
+     '''	if (a->phase != IRQ_POLL_AUTO_FOLLOW ||
+	    now - a->tick_ns < IRQ_POLL_AUTO_EPOCH_NS)
+		return;''',
+     '''	if (a->phase != IRQ_POLL_AUTO_FOLLOW)
+		return;''',
+     ['irq_poll_test_auto_parks_where_windows_lose']),
+    ('auto-chain-not-held',
+     'IRQ_POLL_MODE_AUTO lets a block without windows end a chain for the pair',
+     '''	if (w && !window && a->rechain && !a->nowin)
+		window = a->held_ns;''',
+     '''	if (0 && w && !window && a->rechain && !a->nowin)
+		window = a->held_ns;''',
+     ['irq_poll_test_auto_pair_without_windows']),
+    ('auto-pair-not-interleaved',
+     'IRQ_POLL_MODE_AUTO measures the arms of a pair one after the other',
+     '''	if (a->block & 1)
+		a->nowin = !a->nowin;''',
+     '''	if (a->block == IRQ_POLL_AUTO_BLOCKS / 2)
+		a->nowin = !a->nowin;''',
+     ['irq_poll_test_auto_pair_under_drift']),
     ('auto-pair-nowin-dropped',
      'IRQ_POLL_MODE_AUTO drops a pair whose epoch without windows finds one a poll',
      '''		if (a->nowin || a->quiet < IRQ_POLL_AUTO_CALM)''',

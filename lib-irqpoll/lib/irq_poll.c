@@ -203,13 +203,12 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * nothing the controller sees before or inside the window shows.  So, as
  * lib/dim does for network interrupt moderation, the mode measures the
  * result.  Completions are counted in epochs of IRQ_POLL_AUTO_EPOCH.  A
- * trial pair of epochs, one that opens windows and one that does not (in
- * alternating order, so that a load still rising or falling favours
- * neither), compares their rates (completions over the epoch's time); it
- * starts when a window would open, so a load that never batches never pays
- * for one.  The instance is not parked during it: the epoch without windows
- * is seen through (where only windows batch, its polls find one each), the
- * one with windows is dropped if the load stopped batching.  Windows must
+ * trial pair compares the rate with windows and without (completions over
+ * time, each arm's blocks summed; see IRQ_POLL_AUTO_BLOCK_NS); it starts
+ * when a window would open, so a load that never batches never pays for
+ * one.  The instance is not parked during it: a block without windows is
+ * seen through (where only windows batch, its polls find one each), the
+ * pair is dropped if the load stopped batching in one with.  Windows must
  * buy throughput: while the average of the pairs' ratios stays at
  * IRQ_POLL_AUTO_PAY_X1024 / 1024 (4% more with windows) or above, they
  * open as above, as they do pay where the CPU sets the pace (the wake-ups
@@ -221,7 +220,8 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * switchable instance is parked 64 polls after the last window however
  * much its polls find (the driver's handler reaps all of it, too), and
  * others are polled at every interrupt.  The verdict is followed for a
- * stretch of epochs (a trial of a parked instance counts as one), doubled
+ * stretch of epochs (a trial of a parked instance counts as one, at most
+ * one per IRQ_POLL_AUTO_EPOCH_NS), doubled
  * while pairs confirm it, up to 32 for windows and 128 against them: in
  * the end one epoch in 34, or in 130, tries the losing choice.  A new
  * verdict for windows is put to the test again after 2 epochs, one against
@@ -234,6 +234,27 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * and drops a pair.
  */
 #define IRQ_POLL_AUTO_EPOCH		512
+/*
+ * A trial pair interleaves its two arms in blocks of
+ * IRQ_POLL_AUTO_BLOCK_NS, ordered ABBA ABBA... (which arm leads alternates
+ * from pair to pair), so that a load whose pace drifts over tens of
+ * milliseconds, as a TCP stream's does under QEMU, weighs on both arms
+ * alike: two epochs in a row put all of a drift on the arm that came
+ * second.  The first IRQ_POLL_AUTO_WASH_NS of a block are not counted: in
+ * a closed loop the pace of the arm before carries over until the commands
+ * in flight have turned once.  The pair ends after IRQ_POLL_AUTO_BLOCKS
+ * blocks, or more (four at a time) until each arm counted
+ * IRQ_POLL_AUTO_EPOCH / 4, and is dropped if that takes four times as
+ * long.  A pair lasts a time, not a count, and so does an epoch at high
+ * rates: it ends after IRQ_POLL_AUTO_EPOCH completions but not before
+ * IRQ_POLL_AUTO_EPOCH_NS, a pair's IRQ_POLL_AUTO_BLOCKS blocks (nor does a
+ * trial of a parked instance count as an epoch more often), so that at
+ * any rate the pairs take at most one stretch's share of the time.
+ */
+#define IRQ_POLL_AUTO_BLOCK_NS		(8 * NSEC_PER_MSEC)
+#define IRQ_POLL_AUTO_WASH_NS		(4 * NSEC_PER_MSEC)
+#define IRQ_POLL_AUTO_BLOCKS		8
+#define IRQ_POLL_AUTO_EPOCH_NS		(IRQ_POLL_AUTO_BLOCKS * IRQ_POLL_AUTO_BLOCK_NS)
 #define IRQ_POLL_AUTO_PAY_X1024		1065
 #define IRQ_POLL_AUTO_STRETCH_MIN	2
 #define IRQ_POLL_AUTO_STRETCH_NOWIN	8
@@ -450,8 +471,8 @@ enum irq_poll_sched_ret {
 enum {
 	IRQ_POLL_AUTO_FOLLOW,	/* follow the verdict for a stretch */
 	IRQ_POLL_AUTO_ARMED,	/* start a trial pair at the next window */
-	IRQ_POLL_AUTO_PAIR1,	/* in the first epoch of a trial pair */
-	IRQ_POLL_AUTO_PAIR2,	/* in the second */
+	IRQ_POLL_AUTO_PAIR1,	/* in the first half of a trial pair */
+	IRQ_POLL_AUTO_PAIR2,	/* in the second half */
 };
 
 /* Give up the trial pair in progress; the verdict stands. */
@@ -459,12 +480,21 @@ static void irq_poll_auto_drop_pair(struct irq_poll_auto *a)
 {
 	a->phase = IRQ_POLL_AUTO_ARMED;
 	a->nowin = !a->pays;
+	a->rechain = false;
 }
 
-/* One more epoch of the stretch has passed. */
-static void irq_poll_auto_tick(struct irq_poll_auto *a)
+/*
+ * One more epoch of the stretch has passed at @now, unless the last one
+ * ended less than IRQ_POLL_AUTO_EPOCH_NS before (a trial, see
+ * irq_poll_auto_trial()).
+ */
+static void irq_poll_auto_tick(struct irq_poll_auto *a, u64 now)
 {
-	if (a->phase == IRQ_POLL_AUTO_FOLLOW && !--a->epochs_left)
+	if (a->phase != IRQ_POLL_AUTO_FOLLOW ||
+	    now - a->tick_ns < IRQ_POLL_AUTO_EPOCH_NS)
+		return;
+	a->tick_ns = now;
+	if (!--a->epochs_left)
 		a->phase = IRQ_POLL_AUTO_ARMED;
 }
 
@@ -494,16 +524,19 @@ static void irq_poll_auto_relearn(struct irq_poll_auto *a)
 
 /*
  * IRQ_POLL_MODE_AUTO: a parked instance is polled on trial (its 256th
- * interrupt since it parked).  The trial counts as an epoch of the stretch.
- * It lasts 8 polls, or 64 while windows pay and the last trial (or the
- * polls before the first) opened one.
+ * interrupt since it parked).  The trial counts as an epoch of the stretch
+ * (at its first poll, irq_poll_auto_step()), but not within an epoch's
+ * time of the last: at high rates a parked instance is polled on trial
+ * every few milliseconds, and a stretch counted in trials would let the
+ * trial pairs, which last a time, take a large share of it.  The trial
+ * lasts 8 polls, or 64 while windows pay and the last trial (or the polls
+ * before the first) opened one.
  */
 VISIBLE_IF_KUNIT void irq_poll_auto_trial(struct irq_poll_auto *a)
 {
 	bool resume = a->pays && a->batched;
 
 	irq_poll_auto_relearn(a);
-	irq_poll_auto_tick(a);
 	a->batched = false;
 	if (resume)
 		a->calm = 0;
@@ -514,17 +547,38 @@ EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_trial);
 VISIBLE_IF_KUNIT void irq_poll_auto_reset(struct irq_poll_auto *a)
 {
 	irq_poll_auto_relearn(a);
-	/* A trial pair at the first window, the epoch with windows leading. */
+	/* A trial pair at the first window, the arm with windows leading. */
 	a->pay_x1024 = 0;
 	a->stretch = IRQ_POLL_AUTO_STRETCH_MIN;
 	a->epochs_left = 0;
+	a->tick_ns = 0;
 	a->phase = IRQ_POLL_AUTO_ARMED;
 	a->nowin = false;
+	a->rechain = false;
 	a->pays = true;
 	a->flip = false;
 	a->batched = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_reset);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * KUnit: follow a verdict for windows (@pays) or against them for the
+ * longest stretch, as after pairs that confirmed it, so that a test of
+ * the rules for windows is not cut short by a trial pair.
+ */
+void irq_poll_auto_follow(struct irq_poll_auto *a, bool pays)
+{
+	a->pays = pays;
+	a->nowin = !pays;
+	a->pay_x1024 = pays ? 2 * IRQ_POLL_AUTO_PAY_X1024 : 512;
+	a->stretch = pays ? IRQ_POLL_AUTO_STRETCH_MAX :
+			    IRQ_POLL_AUTO_STRETCH_NOWIN_MAX;
+	a->epochs_left = a->stretch;
+	a->phase = IRQ_POLL_AUTO_FOLLOW;
+}
+EXPORT_SYMBOL_IF_KUNIT(irq_poll_auto_follow);
+#endif
 
 /*
  * The one place that decides a schedule, in a single cmpxchg on ->state,
@@ -751,48 +805,21 @@ void irq_poll_complete(struct irq_poll *iop)
 EXPORT_SYMBOL(irq_poll_complete);
 
 /*
- * IRQ_POLL_MODE_AUTO: count @work completions found at @now into the
- * current epoch; at its end, move on in the stretch or in the trial pair,
- * and after a pair, decide.  @idle: a gap of IRQ_POLL_AUTO_GAP_MAX or
- * more came before, which starts the epoch again (and drops a pair).
+ * IRQ_POLL_MODE_AUTO, at the end of a trial pair: weigh the ratio of its
+ * arms' rates into the average of the pairs, and follow the verdict.
  */
-static void irq_poll_auto_epoch(struct irq_poll_auto *a, u64 now, int work,
-				bool idle)
+static void irq_poll_auto_decide(struct irq_poll_auto *a, u64 now)
 {
-	u32 rate, ratio;
+	u64 rate[2];
+	u32 ratio;
 	bool pays;
+	int i;
 
-	if (idle || !a->epoch_ns) {
-		a->epoch_ns = now;
-		a->epoch_work = 0;
-		if (a->phase >= IRQ_POLL_AUTO_PAIR1)
-			irq_poll_auto_drop_pair(a);
-		return;
-	}
-	a->epoch_work += work;
-	if (a->epoch_work < IRQ_POLL_AUTO_EPOCH)
-		return;
-	rate = min_t(u64, div64_u64((u64)a->epoch_work << 32,
-				    max_t(u64, now - a->epoch_ns, 1)),
-		     U32_MAX);
-	a->epoch_ns = now;
-	a->epoch_work = 0;
-
-	switch (a->phase) {
-	case IRQ_POLL_AUTO_FOLLOW:
-		irq_poll_auto_tick(a);
-		return;
-	case IRQ_POLL_AUTO_ARMED:
-		return;
-	case IRQ_POLL_AUTO_PAIR1:
-		a->epoch_rate[a->nowin] = max(rate, 1U);
-		a->phase = IRQ_POLL_AUTO_PAIR2;
-		a->nowin = !a->nowin;
-		return;
-	}
-	a->epoch_rate[a->nowin] = max(rate, 1U);
-	ratio = min_t(u64, div_u64((u64)a->epoch_rate[0] * 1024,
-				   a->epoch_rate[1]), 4096);
+	for (i = 0; i < 2; i++)
+		rate[i] = clamp_t(u64, div64_u64((u64)a->arm_work[i] << 32,
+						 max_t(u64, a->arm_ns[i], 1)),
+				  1, U32_MAX);
+	ratio = min_t(u64, div64_u64(rate[0] * 1024, rate[1]), 4096);
 	if (a->pay_x1024)
 		a->pay_x1024 += ((int)ratio - (int)a->pay_x1024) / 4;
 	else
@@ -808,8 +835,78 @@ static void irq_poll_auto_epoch(struct irq_poll_auto *a, u64 now, int work,
 		a->stretch = IRQ_POLL_AUTO_STRETCH_NOWIN;
 	a->pays = pays;
 	a->epochs_left = a->stretch;
+	a->tick_ns = now;
 	a->phase = IRQ_POLL_AUTO_FOLLOW;
 	a->nowin = !pays;
+	a->rechain = false;
+}
+
+/*
+ * IRQ_POLL_MODE_AUTO, in a trial pair: count @work completions found at
+ * @now into the current block (epoch_ns and epoch_work are the block's);
+ * at its end, add what was counted to its arm and move on to the next
+ * block, or decide.
+ */
+static void irq_poll_auto_block(struct irq_poll_auto *a, u64 now, int work)
+{
+	a->epoch_work += work;
+	if (!a->counting && now - a->epoch_ns >= IRQ_POLL_AUTO_WASH_NS) {
+		a->count_ns = now;
+		a->count_work = a->epoch_work;
+		a->counting = true;
+	}
+	if (now - a->epoch_ns < IRQ_POLL_AUTO_BLOCK_NS)
+		return;
+	a->arm_work[a->nowin] += a->epoch_work - a->count_work;
+	a->arm_ns[a->nowin] += now - a->count_ns;
+	a->epoch_ns = now;
+	a->epoch_work = 0;
+	a->counting = false;
+	if (++a->block >= 4 * IRQ_POLL_AUTO_BLOCKS) {
+		/* Too slow a load to tell. */
+		irq_poll_auto_drop_pair(a);
+		return;
+	}
+	if (a->block >= IRQ_POLL_AUTO_BLOCKS && !(a->block % 4) &&
+	    min(a->arm_work[0], a->arm_work[1]) >= IRQ_POLL_AUTO_EPOCH / 4) {
+		irq_poll_auto_decide(a, now);
+		return;
+	}
+	/* ABBA: the arm changes before every odd block. */
+	if (a->block & 1)
+		a->nowin = !a->nowin;
+	if (a->block == IRQ_POLL_AUTO_BLOCKS / 2)
+		a->phase = IRQ_POLL_AUTO_PAIR2;
+}
+
+/*
+ * IRQ_POLL_MODE_AUTO: count @work completions found at @now into the
+ * current epoch (see IRQ_POLL_AUTO_BLOCKS for its length), or the trial
+ * pair's block; at an epoch's end, move on in the stretch.  @idle: a gap
+ * of IRQ_POLL_AUTO_GAP_MAX or more came before, which starts the epoch
+ * again (and drops a pair).
+ */
+static void irq_poll_auto_epoch(struct irq_poll_auto *a, u64 now, int work,
+				bool idle)
+{
+	if (idle || !a->epoch_ns) {
+		a->epoch_ns = now;
+		a->epoch_work = 0;
+		if (a->phase >= IRQ_POLL_AUTO_PAIR1)
+			irq_poll_auto_drop_pair(a);
+		return;
+	}
+	if (a->phase >= IRQ_POLL_AUTO_PAIR1) {
+		irq_poll_auto_block(a, now, work);
+		return;
+	}
+	a->epoch_work += work;
+	if (a->epoch_work < IRQ_POLL_AUTO_EPOCH ||
+	    now - a->epoch_ns < IRQ_POLL_AUTO_EPOCH_NS)
+		return;
+	a->epoch_ns = now;
+	a->epoch_work = 0;
+	irq_poll_auto_tick(a, now);
 }
 
 /*
@@ -823,11 +920,14 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		   bool busy, u32 *timeout_ns)
 {
 	int w = min(work, 255);
-	u32 window = a->window_ns;
+	u32 window = a->window_ns, ended = window;
 	u32 rate, irq_rate;
 	u64 gap;
 
 	a->work_x256 += (w * 256 - (int)a->work_x256) / 8;
+	/* The first poll of a trial (or after a reset, armed: no effect). */
+	if (!a->polls)
+		irq_poll_auto_tick(a, now);
 	if (a->polls < IRQ_POLL_AUTO_WARMUP)
 		a->polls++;
 	if (w > 0) {
@@ -880,9 +980,23 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 					 IRQ_POLL_AUTO_NS_MAX);
 		a->rate = 0;
 	}
+	/*
+	 * A chain that a trial pair's block without windows cut short goes
+	 * on in the next block with windows, at the length it had: where
+	 * only windows batch, polls between windows find one completion
+	 * each and would not start it again.
+	 */
+	if (w && !window && a->rechain && !a->nowin)
+		window = a->held_ns;
 	/* From here on, window is what this poll would open. */
 	if (!w)
 		window = 0;
+	if (ended && window && a->nowin && a->phase >= IRQ_POLL_AUTO_PAIR1) {
+		a->held_ns = window;
+		a->rechain = true;
+	} else if (window && !a->nowin) {
+		a->rechain = false;
+	}
 	if (window)
 		a->quiet = 0;
 	else if (a->quiet < IRQ_POLL_AUTO_CALM)
@@ -891,6 +1005,12 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		/* A window would open: time for a trial pair. */
 		a->phase = IRQ_POLL_AUTO_PAIR1;
 		a->nowin = a->flip;
+		a->block = 0;
+		a->counting = false;
+		a->arm_work[0] = 0;
+		a->arm_work[1] = 0;
+		a->arm_ns[0] = 0;
+		a->arm_ns[1] = 0;
 		a->flip = !a->flip;
 		a->epoch_ns = now;
 		a->epoch_work = 0;

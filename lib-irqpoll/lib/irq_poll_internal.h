@@ -28,19 +28,29 @@
  * @quiet: polls since the last that would have opened a window (whether
  *	   or not it did), up to IRQ_POLL_AUTO_CALM
  * @irqs: interrupts the driver took while parked, since the last trial
- * @epoch_ns: when the current epoch began, 0 if none has yet
+ * @epoch_ns: when the current epoch (in a trial pair: block) began, 0 if
+ *	      none has yet
  * @epoch_work: completions found in it so far
- * @epoch_rate: completions per ns in the last epoch with windows ([0])
- *		and without ([1]) of a trial pair, times 2^32
+ * @arm_ns: time counted in the trial pair's blocks with windows ([0])
+ *	    and without ([1])
+ * @arm_work: completions found in that time
+ * @count_ns: when the current block's counted part began
+ * @count_work: @epoch_work then
+ * @block: blocks of the trial pair done
+ * @counting: the current block's counted part has begun
+ * @rechain: a trial pair's block without windows cut a chain of windows
+ *	     short: the next block with windows goes on with it
+ * @held_ns: the window that chain would have opened next
  * @pay_x1024: moving average of the rate with windows over the rate
  *	       without, times 1024 (weight 1/4); 0 before the first pair
  * @stretch: epochs in a row that follow the verdict between trial pairs
  * @epochs_left: epochs left of the current stretch
+ * @tick_ns: when the last epoch of the stretch ended, or the stretch began
  * @phase: where the trials stand: following the verdict, armed for the
- *	   next pair, or in its first or second epoch (lib/irq_poll.c)
- * @nowin: the current epoch opens no window
+ *	   next pair, or in its first or second half (lib/irq_poll.c)
+ * @nowin: the current epoch or block opens no window
  * @pays: the verdict: windows do not slow completions down
- * @flip: the next pair starts with the epoch without windows
+ * @flip: the next pair starts with the arm without windows
  * @batched: a window opened since the last trial (or the reset)
  *
  * @irqs belongs to the interrupt handler (irq_poll_handoff() while
@@ -60,10 +70,18 @@ struct irq_poll_auto {
 	u32 irqs;
 	u64 epoch_ns;
 	u32 epoch_work;
-	u32 epoch_rate[2];
+	u64 arm_ns[2];
+	u32 arm_work[2];
+	u64 count_ns;
+	u32 count_work;
+	u8 block;
+	bool counting;
+	bool rechain;
+	u32 held_ns;
 	u32 pay_x1024;
 	u32 stretch;
 	u32 epochs_left;
+	u64 tick_ns;
 	u8 phase;
 	bool nowin;
 	bool pays;
@@ -93,6 +111,7 @@ struct task_struct *irq_poll_thread_of(struct irq_poll *iop);
 bool irq_poll_registered(const struct irq_poll *iop);
 bool irq_poll_misuse_reported(const struct irq_poll *iop);
 void irq_poll_auto_reset(struct irq_poll_auto *a);
+void irq_poll_auto_follow(struct irq_poll_auto *a, bool pays);
 void irq_poll_auto_trial(struct irq_poll_auto *a);
 enum irq_poll_auto_verdict irq_poll_auto_step(struct irq_poll_auto *a, u64 now,
 					      int work, bool can_park,

@@ -1376,7 +1376,8 @@ static void irq_poll_test_auto_controller(struct kunit *test)
  * TCG: windows grow while they fill, up to the longest, and then serve
  * four or more completions per wake-up.  When the stream thins out, the
  * windows shorten until they end, and the instance parks, but only some
- * time after its last deferral.
+ * time after its last deferral.  The rules for windows, under a verdict
+ * for them.
  */
 static void irq_poll_test_auto_windows_grow(struct kunit *test)
 {
@@ -1387,6 +1388,8 @@ static void irq_poll_test_auto_windows_grow(struct kunit *test)
 	int i, work, wakes = 0, total = 0;
 
 	irq_poll_auto_reset(&a);
+	/* Windows pay here: no trial pair cuts the chain short. */
+	irq_poll_auto_follow(&a, true);
 	/* A completion every 100 us, polled 20 us after its interrupt... */
 	for (i = 1; i <= 4; i++) {
 		now = i * 100000ULL + 20000;
@@ -1484,6 +1487,8 @@ static void irq_poll_test_auto_noisy_windows(struct kunit *test)
 	int i, work;
 
 	ipt_auto_open_chain(test, &a, &now, 50000, false, &timeout);
+	/* Windows pay here: no trial pair cuts the chain short. */
+	irq_poll_auto_follow(&a, true);
 	/* Windows fill at that rate and grow to 500 us... */
 	for (i = 0; i < 4; i++) {
 		now += timeout;
@@ -1799,6 +1804,43 @@ static void irq_poll_test_auto_lone_windows_that_pay(struct kunit *test)
 
 	defers = ipt_lone_run(test, true, true, 4000, &done, &wakes);
 	KUNIT_EXPECT_EQ(test, defers, 0);
+}
+
+/*
+ * A trial pair must not take a load's drift for the windows' effect.  The
+ * stream of irq_poll_test_auto_lone_windows_that_pay (a completion every
+ * 110 us while windows are open, every 150 us without) speeds up all the
+ * while, its rate doubling every 100 ms, as a TCP stream's pace can swing
+ * within a pair.  Both arms see the same stretches of it, so the first
+ * verdict is the one without drift: for windows, at about 150/110 (1396
+ * in 1/1024).  A pair of two epochs in a row saw the drift as the effect
+ * of the arm that came second, the one without windows (1017: against).
+ */
+static void irq_poll_test_auto_pair_under_drift(struct kunit *test)
+{
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u64 now = 0, next = ipt_cpu_lone.polled_ns, each;
+	u32 timeout = 0;
+	int i, work;
+
+	irq_poll_auto_reset(&a);
+	for (i = 0; i < 100000 && !a.pay_x1024; i++) {
+		if (v == IRQ_POLL_AUTO_DEFER) {
+			now += timeout;
+			each = ipt_cpu_lone.windowed_ns;
+		} else {
+			now = max(now, next) + 20000;
+			each = ipt_cpu_lone.polled_ns;
+		}
+		/* The gap at time t: each / (1 + t / 100 ms). */
+		for (work = 0; next <= now; work++)
+			next += div64_u64(each * 100000000ULL,
+					  100000000ULL + next);
+		v = irq_poll_auto_step(&a, now, work, false, true, &timeout);
+	}
+	KUNIT_EXPECT_TRUE(test, a.pays);
+	KUNIT_EXPECT_GE(test, a.pay_x1024, 1300U);
 }
 
 /*
@@ -2682,6 +2724,7 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_poll_test_auto_measures_pay, ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_windows_that_pay),
 	KUNIT_CASE(irq_poll_test_auto_lone_windows_that_pay),
+	KUNIT_CASE(irq_poll_test_auto_pair_under_drift),
 	KUNIT_CASE(irq_poll_test_auto_few_trials_after_switch),
 	KUNIT_CASE(irq_poll_test_auto_rare_trials_where_windows_lose),
 	KUNIT_CASE_PARAM(irq_poll_test_auto_parks_where_windows_lose,

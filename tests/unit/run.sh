@@ -100,30 +100,42 @@ doc=$(sed -n '/^    closed loops/,/^$/p' "$top/docs-dev/auto-model.md" | sed -e 
 res $? docs-dev.auto-model
 
 # docs-dev/experiments/auto-sim/README.md quotes what the model prints for the
-# committed controller, as it prints it.
+# controller of patch 18 (lib-at.sh) and the committed one, as it prints it.
 sim=$top/docs-dev/experiments/auto-sim
 tmps=${TMPDIR:-/tmp}/irqp-unit-sim.$$
-mkdir -p "$tmps" && cp "$sim/cl.c" "$tmps/" &&
-	python3 "$sim/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmps/ctl.h" &&
+cl4() {
+	"$tmps/cl" 4 400 50 15 80 0.7 2.7 20 && "$tmps/cl" 4 400 50 15 80 10 30 3 &&
+		"$tmps/cl" 2 150 25 15 60 0.7 2.7 20 40 && "$tmps/cl" 2 150 25 15 60 10 30 3 40
+}
+mkdir -p "$tmps" && cp "$sim/cl.c" "$sim/lone.c" "$tmps/" &&
+	p18=$("$sim/lib-at.sh" 18 "$tmps/p18") &&
+	python3 "$sim/mk.py" "$p18" "$tmps/ctl.h" &&
 	gcc -O2 -Wall -Werror -o "$tmps/cl" "$tmps/cl.c" &&
-	out=$("$tmps/cl" 4 400 50 15 80 0.7 2.7 20 && "$tmps/cl" 4 400 50 15 80 10 30 3 &&
-		"$tmps/cl" 2 150 25 15 60 0.7 2.7 20 40 && "$tmps/cl" 2 150 25 15 60 10 30 3 40) &&
-	[ "$out" = "$(sed -n '/^with the controller as committed/,/^It keeps/p' "$sim/README.md" |
+	gcc -O2 -Wall -Werror -o "$tmps/lone" "$tmps/lone.c" &&
+	out=$(cl4) &&
+	[ "$out" = "$(sed -n '/^with the controller of patch 18 (patches/,/^It keeps/p' "$sim/README.md" |
 		sed -n 's/^    \(QD.*\)/\1/p')" ]
 res $? docs-dev.auto-sim
 
 # ... and what lone.c prints for it (a stream of lone completions on TCP).
-cp "$sim/lone.c" "$tmps/" && gcc -O2 -Wall -Werror -o "$tmps/lone" "$tmps/lone.c" &&
-	out=$("$tmps/lone" 150 128 0.4 50 0.7 2.7 400 && "$tmps/lone" 150 128 0.4 50 12 14 400 &&
-		"$tmps/lone" 150 150 0.4 50 12 14 400) &&
-	[ "$out" = "$(sed -n '/^with the controller as committed (patch 17)/,/^Without the noise/p' \
+out=$("$tmps/lone" 150 128 0.4 50 0.7 2.7 400 && "$tmps/lone" 150 128 0.4 50 12 14 400 &&
+	"$tmps/lone" 150 150 0.4 50 12 14 400) &&
+	[ "$out" = "$(sed -n '/^with the controller of patch 18 (patch 17/,/^Without the noise/p' \
 		"$sim/README.md" | sed -n 's/^    \(150.*\)/\1/p')" ]
 res $? docs-dev.auto-sim-lone
+
+# ... and what cl.c prints for the committed controller (the end of the file).
+python3 "$sim/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmps/ctl.h" &&
+	gcc -O2 -Wall -Werror -o "$tmps/cl" "$tmps/cl.c" &&
+	out=$(cl4) &&
+	[ "$out" = "$(sed -n '/^The commands of the first sections with the committed/,$p' "$sim/README.md" |
+		sed -n 's/^    \(QD.*\)/\1/p')" ]
+res $? docs-dev.auto-sim-committed
 rm -rf "$tmps"
 
-# ... and what interleave.sh prints (../interleaved-pairs.diff in both models).
+# ... and what interleave.sh prints (../interleaved-pairs.diff and patch 19 in both models).
 out=$("$sim/interleave.sh" 2>&1)
-doc=$(sed -n '/^    as committed:/,/^$/p' "$sim/README.md" | sed -e 's/^    //' -e '/^$/d')
+doc=$(sed -n '/^    patch 18:/,/^$/p' "$sim/README.md" | sed -e 's/^    //' -e '/^$/d')
 [ -n "$doc" ] && [ "$out" = "$doc" ]
 res $? docs-dev.auto-sim-interleave
 

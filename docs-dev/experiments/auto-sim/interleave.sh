@@ -1,37 +1,34 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Interleaved trial pairs (../interleaved-pairs.diff, not in the series) in the
-# two models of this directory: cl.c and lone.c built from the committed
-# library, then from a copy with the diff applied, for each block length,
-# wash-out and count of blocks below, then from one with
-# ../interleaved-pairs-wip.diff applied.  Prints what README.md quotes
-# ("Interleaved trial pairs").
+# Interleaved trial pairs in the two models of this directory: cl.c and lone.c
+# built from the library of patch 18 (lib-at.sh), then from a copy of it with
+# ../interleaved-pairs.diff applied, for each block length, wash-out and count
+# of blocks below, then from the committed library, whose patch 19 is that
+# diff made a patch.  Prints what README.md quotes ("Interleaved trial pairs").
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/irqp-interleave.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-for d in a b; do
-	mkdir -p "$tmp/$d"
-	cp -r "$top/lib-irqpoll" "$tmp/$d/"
-done
+mkdir -p "$tmp/a"
+"$here/lib-at.sh" 18 "$tmp/p18" >/dev/null
+"$here/lib-at.sh" 18 "$tmp/a/lib-irqpoll" >/dev/null
 # git apply, not patch(1), which a fresh Debian may lack; no repository above $tmp.
 (cd "$tmp/a" && GIT_CEILING_DIRECTORIES=$tmp git apply "$here/../interleaved-pairs.diff")
-(cd "$tmp/b" && GIT_CEILING_DIRECTORIES=$tmp git apply "$here/../interleaved-pairs-wip.diff")
 python3 "$here/mk.py" "$tmp/a/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.in"
-python3 "$here/mk.py" "$tmp/b/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.wip"
+python3 "$here/mk.py" "$tmp/p18/lib/irq_poll.c" "$tmp/ctl.p18"
 python3 "$here/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.committed"
 cp "$here/cl.c" "$here/lone.c" "$tmp/"
 
-for bw in committed "8 4 8" "8 4 16" "4 2 16" "16 8 4" wip; do
-	if [ "$bw" = committed ]; then
-		echo "as committed:"
+for bw in p18 "8 4 8" "8 4 16" "4 2 16" "16 8 4" committed; do
+	if [ "$bw" = p18 ]; then
+		echo "patch 18:"
+		cp "$tmp/ctl.p18" "$tmp/ctl.h"
+	elif [ "$bw" = committed ]; then
+		echo "as committed (patch 19):"
 		cp "$tmp/ctl.committed" "$tmp/ctl.h"
-	elif [ "$bw" = wip ]; then
-		echo "interleaved-pairs-wip.diff:"
-		cp "$tmp/ctl.wip" "$tmp/ctl.h"
 	else
 		set -- $bw
 		echo "blocks of $1 ms, the first $2 ms not counted, $3 blocks:"
