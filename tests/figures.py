@@ -20,7 +20,9 @@ figures with the prefix "NAME." (sweep.ahci.fast.qd8.auto.iops.ratio).
 How to quote:
   - cover-letter.txt and the commit messages (*/commits/*.txt): write {fig:KEY};
     tests/series.sh gen replaces it with the value ("expand"), so the patches carry
-    the number and the sources the key.
+    the number and the sources the key; a paragraph or list item that had any is
+    filled again to 72 columns (a figure is never split across lines), so that long
+    figures leave no ragged lines.
   - README.md and other text shown as is: write the value followed by an HTML
     comment naming the key, `0.28x [0.25-0.31]`<!-- fig:KEY --> (backquotes
     optional); the value must equal the key's.  A code span containing "fig:" is an
@@ -82,6 +84,69 @@ def load():
     return path, figs
 
 
+# A list item's first line in a commit message or the cover letter: " - " or "* ".
+ITEM = re.compile(r'^( ?[-*] )')
+WIDTH = 72
+
+
+def fill(lines, width=WIDTH):
+    """@lines, one paragraph or list item (the spaces of its figures as NUL, so that
+    a figure stays on one line), filled again to @width with the indent of its
+    continuation lines; None if its shape is not that simple."""
+    m = ITEM.match(lines[0])
+    first = m.group(1) if m else ''
+    indent = ' ' * len(first)
+    if any(not l.startswith(indent) or l[len(indent):len(indent) + 1] == ' '
+           for l in lines[1:]) or (not first and lines[0][:1] == ' '):
+        return None
+    two = any('.  ' in l for l in lines)
+    text = lines[0][len(first):].rstrip()
+    for l in lines[1:]:
+        sep = '  ' if two and re.search(r'[.?!][)"\']?$', text) else ' '
+        text += sep + l.strip()
+    out, cur = [], first
+    for tok in re.findall(r'\S+|\s+', text):
+        if tok.isspace():
+            if cur.strip():
+                cur += tok
+            continue
+        if len(cur) + len(tok) > width and cur.strip():
+            out.append(cur.rstrip())
+            cur = indent
+        cur += tok
+    out.append(cur.rstrip())
+    return [l.replace('\0', ' ') for l in out]
+
+
+def refill(par, figs):
+    """Paragraph @par with its placeholders replaced; where it had any and is plain
+    prose or list items (no code spans showing the syntax), filled again, so that
+    long figures do not leave ragged lines in a commit message."""
+    if examples(par):
+        # outside the code spans that show the syntax
+        out, pos = [], 0
+        for m in examples(par):
+            out.append(PLACEHOLDER.sub(lambda p: figs[p.group(1)], par[pos:m.start()]))
+            out.append(m.group(0))
+            pos = m.end()
+        return ''.join(out) + PLACEHOLDER.sub(lambda p: figs[p.group(1)], par[pos:])
+    if not PLACEHOLDER.search(par):
+        return par
+    body = par.rstrip('\n')
+    tail = par[len(body):]
+    lines = PLACEHOLDER.sub(lambda p: figs[p.group(1)].replace(' ', '\0'), body).split('\n')
+    items = []
+    for l in lines:
+        if ITEM.match(l) or not items:
+            items.append([l])
+        else:
+            items[-1].append(l)
+    done = [fill(i) for i in items]
+    if any(d is None for d in done):
+        return '\n'.join(lines).replace('\0', ' ') + tail
+    return '\n'.join(l for d in done for l in d) + tail
+
+
 def expand(path):
     fpath, figs = load()
     text = open(path).read()
@@ -89,14 +154,9 @@ def expand(path):
     if missing:
         sys.stderr.write('%s: figure(s) not in %s: %s\n' % (path, fpath, ', '.join(missing)))
         return 1
-    # outside the code spans that show the syntax
-    out, pos = [], 0
-    for m in examples(text):
-        out.append(PLACEHOLDER.sub(lambda p: figs[p.group(1)], text[pos:m.start()]))
-        out.append(m.group(0))
-        pos = m.end()
-    out.append(PLACEHOLDER.sub(lambda p: figs[p.group(1)], text[pos:]))
-    sys.stdout.write(''.join(out))
+    # paragraph by paragraph; the code spans that show the syntax are left as they are
+    pars = re.split(r'(\n[ \t]*\n)', text)
+    sys.stdout.write(''.join(p if i % 2 else refill(p, figs) for i, p in enumerate(pars)))
     return 0
 
 

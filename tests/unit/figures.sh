@@ -54,6 +54,16 @@ t $? good-quotes
 	"auto: 0.36x [0.35-0.38] interrupts per I/O." ]
 t $? expand
 
+# expand fills again a paragraph or list item whose figures made it ragged, to 72
+# columns, a figure never split; other paragraphs stay as they are
+printf 'A figure of {fig:ahci.fast.qd32.auto.irq_io.ratio}\nthere and {fig:ahci.fast.qd32.auto.irq_io.ratio}\nhere, and then some more words that run\nlong.  And a second sentence.\n\nleft   as\nit is\n\n - item {fig:ahci.fast.qd32.auto.irq_io}\n   and its rest\n' \
+	>"$tmp/fill.txt"
+printf '%s\n' 'A figure of 0.36x [0.35-0.38] there and 0.36x [0.35-0.38] here, and then' \
+	'some more words that run long.  And a second sentence.' '' 'left   as' 'it is' '' \
+	' - item 0.412 and its rest' >"$tmp/fill.want"
+python3 "$fig" expand "$tmp/fill.txt" | cmp -s - "$tmp/fill.want"
+t $? expand-fills
+
 bad()
 {
 	printf '%b' "$2" >"$tmp/bad.txt"
