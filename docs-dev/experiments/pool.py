@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Pool the paired rounds of several boots: one mode against `off`, per metric.
 
-Usage: pool.py [--job JOB] [--mode MODE] [--dev PREFIX] [--regime file|fast] RESULTS_DIR...
+Usage: pool.py [--job JOB] [--mode MODE] [--dev PREFIX] [--regime file|fast] [--both]
+               RESULTS_DIR... [--against RESULTS_DIR...]
 
 Each RESULTS_DIR is a results/ directory that `make run` wrote (its
 results-rounds.csv).  Within a boot, each run of MODE is divided by its round's
@@ -12,6 +13,16 @@ baseline run nearest to it (`off` or `off2`; `off2` by `off`), as the report pai
 (boot, disk, regime) clusters, so that a boot that drifted as a whole counts once per
 disk, not once per round.  `off2` against `off` (the A/A control) is printed beside it:
 a pooled mode is only "worse than off" by what it loses beyond that.
+
+--both divides each run of MODE by the geometric mean of both baseline runs of its round
+instead (tests/report.py ratio_both(), rounds without both are left out), so that a slot
+bias of one baseline weighs on no mode more than on another.  --against pools a second
+set of boots (another series, measured with the same command) the same way and prints
+the ratio of the first set's pooled figure to the second's, its interval from resampling
+the clusters of each set on its own: whether a change to the kernel moved MODE's ratio
+to `off` by more than the boots' spread.  --by-boot resamples whole boots instead: the
+honest interval for such an A/B, where what drifts is mostly the host from one boot to
+the next, but a wide one unless there are many boots.
 
 Not part of make run: the report judges one boot, this pools boots of the same series
 (check run-info.txt) measured with the same command.
@@ -54,23 +65,51 @@ def load(dirs, job, dev, regime):
     return runs
 
 
-def pooled(runs, mode, metric, rng, n=4000):
+N = 4000
+
+
+def clusters_of(runs, mode, metric, both=False, by_boot=False):
+    """The log-ratios of MODE's runs to their baseline, grouped by (boot, disk, regime),
+    or by boot alone."""
+    ratio = report.ratio_both if both and mode != 'off2' else report.ratio_of
     clusters = collections.defaultdict(list)
     for r in runs:
-        x = report.ratio_of(r, metric) if r['mode'] == mode else float('nan')
+        x = ratio(r, metric) if r['mode'] == mode else float('nan')
         if x == x and x > 0:
-            clusters[(r['boot'], r['dev'], r['regime'])].append(math.log(x))
+            key = (r['boot'],) if by_boot else (r['boot'], r['dev'], r['regime'])
+            clusters[key].append(math.log(x))
+    return clusters
+
+
+def resample(clusters, rng):
+    """Mean log-ratio of one bootstrap draw of whole clusters."""
+    keys = sorted(clusters)
+    s = [v for k in rng.choices(keys, k=len(keys)) for v in clusters[k]]
+    return sum(s) / len(s)
+
+
+def interval(est):
+    est = sorted(est)
+    return math.exp(est[int(0.05 * len(est))]), math.exp(est[int(0.95 * len(est)) - 1])
+
+
+def pooled(clusters, rng):
+    """Geometric mean of all ratios, its 90% interval, rounds and clusters."""
     if not clusters:
         return None
-    keys = sorted(clusters)
-    allv = [v for k in keys for v in clusters[k]]
-    est = []
-    for _ in range(n):
-        s = [v for k in rng.choices(keys, k=len(keys)) for v in clusters[k]]
-        est.append(sum(s) / len(s))
-    est.sort()
-    return (math.exp(sum(allv) / len(allv)), math.exp(est[int(0.05 * n)]),
-            math.exp(est[int(0.95 * n) - 1]), len(allv), len(keys))
+    allv = [v for k in sorted(clusters) for v in clusters[k]]
+    lo, hi = interval([resample(clusters, rng) for _ in range(N)])
+    return math.exp(sum(allv) / len(allv)), lo, hi, len(allv), len(clusters)
+
+
+def contrast(ca, cb, rng):
+    """Pooled figure of CA over that of CB, with the interval of the quotient when the
+    clusters of each are resampled on their own."""
+    if not ca or not cb:
+        return None
+    mean = [sum(v for k in c for v in c[k]) / sum(len(c[k]) for k in c) for c in (ca, cb)]
+    lo, hi = interval([resample(ca, rng) - resample(cb, rng) for _ in range(N)])
+    return math.exp(mean[0] - mean[1]), lo, hi
 
 
 def main():
@@ -79,19 +118,42 @@ def main():
     ap.add_argument('--mode', default='auto')
     ap.add_argument('--dev', default='', help='only disks whose name starts so')
     ap.add_argument('--regime', default='', choices=['', 'file', 'fast'])
+    ap.add_argument('--both', action='store_true',
+                    help='MODE against the mean of both baseline runs of its round')
+    ap.add_argument('--by-boot', action='store_true',
+                    help='resample whole boots, not (boot, disk, regime) clusters')
     ap.add_argument('dirs', nargs='+')
+    ap.add_argument('--against', nargs='+', default=[], metavar='DIR',
+                    help='a second set of boots to compare the first with')
     args = ap.parse_args()
-    runs = load(args.dirs, args.job, args.dev, args.regime)
-    if not runs:
-        raise SystemExit(f'no {args.job} rounds in {" ".join(args.dirs)}')
-    print(f'{args.job}, {len(args.dirs)} boots; geometric mean of the paired rounds\' '
-          'ratios to off [90% interval, clusters resampled]')
-    for metric in METRICS:
-        for mode in (args.mode, 'off2'):
-            p = pooled(runs, mode, metric, random.Random(1))
-            if p:
-                print(f'{metric:10s} {mode:8s} {p[0]:.3f}x [{p[1]:.3f}-{p[2]:.3f}]'
-                      f'  ({p[3]} rounds, {p[4]} clusters)')
+    sets = [d for d in (args.dirs, args.against) if d]
+    runs = []
+    for dirs in sets:
+        runs.append(load(dirs, args.job, args.dev, args.regime))
+        if not runs[-1]:
+            raise SystemExit(f'no {args.job} rounds in {" ".join(dirs)}')
+    base = 'both baseline runs of their round' if args.both else 'off'
+    for i, dirs in enumerate(sets):
+        if args.against:
+            print(f'{"first" if i == 0 else "second"} set: {" ".join(dirs)}')
+        print(f'{args.job}, {len(dirs)} boots; geometric mean of the paired rounds\' '
+              f'ratios to {base} [90% interval, clusters resampled]')
+        for metric in METRICS:
+            for mode in (args.mode, 'off2'):
+                c = clusters_of(runs[i], mode, metric, args.both, args.by_boot)
+                p = pooled(c, random.Random(1))
+                if p:
+                    print(f'{metric:10s} {mode:8s} {p[0]:.3f}x [{p[1]:.3f}-{p[2]:.3f}]'
+                          f'  ({p[3]} rounds, {p[4]} clusters)')
+    if args.against:
+        print('first set against second: the quotient of the pooled ratios [90% interval]')
+        for metric in METRICS:
+            for mode in (args.mode, 'off2'):
+                c = contrast(*(clusters_of(r, mode, metric, args.both, args.by_boot)
+                               for r in runs),
+                             random.Random(1))
+                if c:
+                    print(f'{metric:10s} {mode:8s} {c[0]:.3f}x [{c[1]:.3f}-{c[2]:.3f}]')
 
 
 if __name__ == '__main__':

@@ -881,10 +881,10 @@ static void irq_poll_auto_block(struct irq_poll_auto *a, u64 now, int work)
 
 /*
  * IRQ_POLL_MODE_AUTO: count @work completions found at @now into the
- * current epoch (see IRQ_POLL_AUTO_BLOCKS for its length), or the trial
- * pair's block; at an epoch's end, move on in the stretch.  @idle: a gap
- * of IRQ_POLL_AUTO_GAP_MAX or more came before, which starts the epoch
- * again (and drops a pair).
+ * current epoch (IRQ_POLL_AUTO_EPOCH of them, IRQ_POLL_AUTO_EPOCH_NS at
+ * least), or the trial pair's block; at an epoch's end, move on in the
+ * stretch.  @idle: a gap of IRQ_POLL_AUTO_GAP_MAX or more came before,
+ * which starts the epoch again (and drops a pair).
  */
 static void irq_poll_auto_epoch(struct irq_poll_auto *a, u64 now, int work,
 				bool idle)

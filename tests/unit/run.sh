@@ -184,7 +184,92 @@ for boots in "warmup12-against128 warmup12-p16-a warmup12-p16-b warmup12-p16-c" 
 	pool_check "$boots" "--dev mptsas --job qd4" "iops *auto" "iops *off2" "p50_us *auto" \
 		"p99_us *auto" "irq_io *auto" "cpu_us_io *auto" || ok=1
 done
+# patch 19's A/B (section "Interleaved trial pairs (patch 19)"): each set's figures and
+# their quotient; pool_against "OPTIONS" "FIRST" "SECOND" FIGURE...: each FIGURE
+# ("SECTION METRIC MODE", SECTION 1, 2 or q for the quotient) is quoted there.
+pool_against()
+{
+	local q=$1 first=$2 second=$3 out fig sec m
+	shift 3
+	# shellcheck disable=SC2086 # word splitting wanted
+	out=$(cd "$top/results" && python3 "$top/docs-dev/experiments/pool.py" $q $first \
+		--against $second) || return 1
+	for m in "$@"; do
+		sec=${m%% *}
+		fig=$(printf '%s\n' "$out" | awk -v sec="$sec" -v m="${m#* }" '
+			/^first set:/ { s = "1" } /^second set:/ { s = "2" } /^first set against/ { s = "q" }
+			s == sec && $1 " " $2 == m { print $3, $4 }')
+		if [ -z "$fig" ] || ! grep -qF -- "$fig" "$top/docs-dev/benchmarks.md"; then
+			echo "# pool.py $q --against: $m ${fig:-missing} not in docs-dev/benchmarks.md"
+			return 1
+		fi
+	done
+}
+p19="p19-qd4 qd4-p19-b qd4-p19-c qd4-p19-d"
+p18="p18-qd4 qd4-p18-b qd4-p18-c qd4-p18-d"
+all="1 iops auto|1 iops off2|1 irq_io auto|1 cpu_us_io auto|2 iops auto|2 iops off2|2 irq_io auto"
+all="$all|2 cpu_us_io auto|q iops auto|q iops off2|q irq_io auto|q cpu_us_io auto"
+IFS='|' read -ra figs <<<"$all"
+pool_against "--dev mptsas --job qd4 --both" "$p19" "$p18" "${figs[@]}" || ok=1
+pool_against "--dev mptsas --job qd4 --both --by-boot" "$p19" "$p18" "q iops auto" || ok=1
+pool_against "--dev mptsas --job qd4 --both" "p19-default $p19" "p18-default $p18" \
+	"q iops auto" || ok=1
+# README quotes three of them: its sentence on patch 19's A/B
+for f in "0.987x [0.969-1.006]" "1.011x [0.989-1.034]" "0.976x [0.948-1.006]"; do
+	if ! tr '\n' ' ' <"$top/README.md" | grep -qF -- "$f" ||
+		! grep -qF -- "| $f |" "$top/docs-dev/benchmarks.md"; then
+		echo "# README: $f"
+		ok=1
+	fi
+done
+# the first pair alone, and the default runs
+for ab in "p19-qd4 p18-qd4" "p19-default p18-default"; do
+	pool_against "--dev mptsas --job qd4 --both" "${ab% *}" "${ab#* }" "1 iops auto" \
+		"2 iops auto" || ok=1
+done
+# boot by boot: the sentence lists auto's IOPS of each, in the order of $p19 $p18
+pts=
+for b in $p19 $p18; do
+	pts="$pts $(cd "$top/results" && python3 "$top/docs-dev/experiments/pool.py" --dev mptsas \
+		--job qd4 --both "$b" | awk '$1 == "iops" && $2 == "auto" { print $3 }')"
+done
+doc=$(sed -n '/^Boot by boot (.pool.py --both/,/^$/p' "$top/docs-dev/benchmarks.md" |
+	grep -o '[0-9]\.[0-9]*x' | head -8 | tr '\n' ' ')
+[ "${pts# }" = "${doc% }" ] || { echo "# boot by boot: $pts, quoted: $doc"; ok=1; }
 res $ok docs-dev.pool
+
+# pool.py --against and --both, on a committed boot (rounds alternate "off auto off2" and
+# "off2 auto off", and auto pairs with the earlier of the two) and on copies of it:
+# b, whose auto runs did 10% more IOPS: a against b is 1/1.1 for auto, 1 for off2;
+# c, whose off2 runs did twice the IOPS in odd rounds, where auto pairs with off: a
+# against c is 1 for auto, and 2^(1/4) with --both (half the rounds move by sqrt(2)).
+tmpp=${TMPDIR:-/tmp}/irqp-unit-pool.$$
+mkdir -p "$tmpp/a" "$tmpp/b" "$tmpp/c"
+cp "$top/results/p19-qd4/results-rounds.csv" "$tmpp/a/"
+# scale_runs MODE FACTOR PARITY: the IOPS of MODE's runs in rounds of PARITY (0 even, 1
+# odd, 2 all) times FACTOR
+scale_runs()
+{
+	awk -F, -v OFS=, -v mode="$1" -v f="$2" -v par="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR > 1 && $c["mode"] == mode && (par == 2 || $c["round"] % 2 == par) {
+			$c["iops"] = $c["iops"] * f
+		}
+		{ print }' "$tmpp/a/results-rounds.csv"
+}
+scale_runs auto 1.1 2 >"$tmpp/b/results-rounds.csv"
+scale_runs off2 2 1 >"$tmpp/c/results-rounds.csv"
+# pool_iops OPTION... : "MODE QUOTIENT" of the iops lines of the first set against the second
+pool_iops()
+{
+	(cd "$tmpp" && python3 "$top/docs-dev/experiments/pool.py" --dev mptsas --job qd4 "$@") |
+		sed -n '/^first set against/,$p' | awk '$1 == "iops" { print $2, $3 }'
+}
+[ "$(pool_iops a --against b)" = "$(printf 'auto 0.909x\noff2 1.000x')" ] &&
+	[ "$(pool_iops a --against c)" = "$(printf 'auto 1.000x\noff2 0.707x')" ] &&
+	[ "$(pool_iops --both a --against c)" = "$(printf 'auto 1.189x\noff2 0.707x')" ]
+res $? docs-dev.pool-against
+rm -rf "$tmpp"
 
 # make run refuses bad benchmark settings up front, naming the variable.
 tmpb=${TMPDIR:-/tmp}/irqp-unit-build.$$
