@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Pool the paired rounds of several boots: one mode against `off`, per metric.
 
-Usage: pool.py [--job JOB] [--mode MODE] [--dev PREFIX] [--regime file|fast] [--both]
-               RESULTS_DIR... [--against RESULTS_DIR...]
+Usage: pool.py [--net] [--job JOB] [--mode MODE] [--dev PREFIX] [--regime file|fast]
+               [--both] [--by-boot] RESULTS_DIR... [--against RESULTS_DIR...]
 
 Each RESULTS_DIR is a results/ directory that `make run` wrote (its
 results-rounds.csv).  Within a boot, each run of MODE is divided by its round's
@@ -22,7 +22,9 @@ the ratio of the first set's pooled figure to the second's, its interval from re
 the clusters of each set on its own: whether a change to the kernel moved MODE's ratio
 to `off` by more than the boots' spread.  --by-boot resamples whole boots instead: the
 honest interval for such an A/B, where what drifts is mostly the host from one boot to
-the next, but a wide one unless there are many boots.
+the next, but a wide one unless there are many boots.  --net pools the network rows
+instead (--job send or receive, --mode a network mode, `virtio_net` the baseline and
+`virtio_net2` its A/A control).
 
 Not part of make run: the report judges one boot, this pools boots of the same series
 (check run-info.txt) measured with the same command.
@@ -38,10 +40,11 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tests'))
 import report  # noqa: E402  (pairing and ratios as make run's report has them)
 
-METRICS = ['iops', 'p50_us', 'p99_us', 'irq_io', 'cpu_us_io']
+METRICS = {'disk': ['iops', 'p50_us', 'p99_us', 'irq_io', 'cpu_us_io'],
+           'net': ['gbit_s', 'irq_gb', 'cpu_ms_gb']}
 
 
-def load(dirs, job, dev, regime):
+def load(dirs, job, dev, regime, kind='disk'):
     """The disk runs of JOB in each of DIRS, each paired with its baseline run by
     report.pair() within its own boot."""
     runs = []
@@ -49,14 +52,14 @@ def load(dirs, job, dev, regime):
         rows = []
         with open(os.path.join(d, 'results-rounds.csv')) as f:
             for r in csv.DictReader(f):
-                if r['kind'] != 'disk' or r['job'] != job:
+                if r['kind'] != kind or r['job'] != job:
                     continue
                 if dev and not r['dev'].startswith(dev):
                     continue
                 if regime and r['regime'] != regime:
                     continue
                 r['seq'] = int(r['seq'])
-                for m in METRICS:
+                for m in METRICS[kind]:
                     r[m] = float(r[m]) if r[m] else None
                 r['boot'] = d
                 rows.append(r)
@@ -71,7 +74,8 @@ N = 4000
 def clusters_of(runs, mode, metric, both=False, by_boot=False):
     """The log-ratios of MODE's runs to their baseline, grouped by (boot, disk, regime),
     or by boot alone."""
-    ratio = report.ratio_both if both and mode != 'off2' else report.ratio_of
+    aa = report.BASELINE[runs[0]['kind']][1] if runs else None
+    ratio = report.ratio_both if both and mode != aa else report.ratio_of
     clusters = collections.defaultdict(list)
     for r in runs:
         x = ratio(r, metric) if r['mode'] == mode else float('nan')
@@ -114,6 +118,8 @@ def contrast(ca, cb, rng):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--net', action='store_true',
+                    help='the network rows (--job send or receive, baseline virtio_net)')
     ap.add_argument('--job', default='qd4')
     ap.add_argument('--mode', default='auto')
     ap.add_argument('--dev', default='', help='only disks whose name starts so')
@@ -126,20 +132,23 @@ def main():
     ap.add_argument('--against', nargs='+', default=[], metavar='DIR',
                     help='a second set of boots to compare the first with')
     args = ap.parse_args()
+    kind = 'net' if args.net else 'disk'
+    base, aa = report.BASELINE[kind]
     sets = [d for d in (args.dirs, args.against) if d]
     runs = []
     for dirs in sets:
-        runs.append(load(dirs, args.job, args.dev, args.regime))
+        runs.append(load(dirs, args.job, args.dev, args.regime, kind))
         if not runs[-1]:
             raise SystemExit(f'no {args.job} rounds in {" ".join(dirs)}')
-    base = 'both baseline runs of their round' if args.both else 'off'
+    if args.both:
+        base = 'both baseline runs of their round'
     for i, dirs in enumerate(sets):
         if args.against:
             print(f'{"first" if i == 0 else "second"} set: {" ".join(dirs)}')
         print(f'{args.job}, {len(dirs)} boots; geometric mean of the paired rounds\' '
               f'ratios to {base} [90% interval, clusters resampled]')
-        for metric in METRICS:
-            for mode in (args.mode, 'off2'):
+        for metric in METRICS[kind]:
+            for mode in (args.mode, aa):
                 c = clusters_of(runs[i], mode, metric, args.both, args.by_boot)
                 p = pooled(c, random.Random(1))
                 if p:
@@ -147,8 +156,8 @@ def main():
                           f'  ({p[3]} rounds, {p[4]} clusters)')
     if args.against:
         print('first set against second: the quotient of the pooled ratios [90% interval]')
-        for metric in METRICS:
-            for mode in (args.mode, 'off2'):
+        for metric in METRICS[kind]:
+            for mode in (args.mode, aa):
                 c = contrast(*(clusters_of(r, mode, metric, args.both, args.by_boot)
                                for r in runs),
                              random.Random(1))

@@ -214,6 +214,12 @@ pool_against "--dev mptsas --job qd4 --both" "$p19" "$p18" "${figs[@]}" || ok=1
 pool_against "--dev mptsas --job qd4 --both --by-boot" "$p19" "$p18" "q iops auto" || ok=1
 pool_against "--dev mptsas --job qd4 --both" "p19-default $p19" "p18-default $p18" \
 	"q iops auto" || ok=1
+# and on the network, two boots a side
+for j in send receive; do
+	pool_against "--net --job $j --mode sample-auto --both" "net-p19-a net-p19-b" \
+		"net-p18-a net-p18-b" "1 irq_gb sample-auto" "2 irq_gb sample-auto" \
+		"q irq_gb sample-auto" "q gbit_s sample-auto" || ok=1
+done
 # README quotes three of them: its sentence on patch 19's A/B
 for f in "0.987x [0.969-1.006]" "1.011x [0.989-1.034]" "0.976x [0.948-1.006]"; do
 	if ! tr '\n' ' ' <"$top/README.md" | grep -qF -- "$f" ||
@@ -243,31 +249,41 @@ res $ok docs-dev.pool
 # b, whose auto runs did 10% more IOPS: a against b is 1/1.1 for auto, 1 for off2;
 # c, whose off2 runs did twice the IOPS in odd rounds, where auto pairs with off: a
 # against c is 1 for auto, and 2^(1/4) with --both (half the rounds move by sqrt(2)).
+# --net: a network boot against a copy whose sample-auto sent 25% faster: 0.8.
 tmpp=${TMPDIR:-/tmp}/irqp-unit-pool.$$
-mkdir -p "$tmpp/a" "$tmpp/b" "$tmpp/c"
+mkdir -p "$tmpp/a" "$tmpp/b" "$tmpp/c" "$tmpp/n" "$tmpp/m"
 cp "$top/results/p19-qd4/results-rounds.csv" "$tmpp/a/"
-# scale_runs MODE FACTOR PARITY: the IOPS of MODE's runs in rounds of PARITY (0 even, 1
-# odd, 2 all) times FACTOR
+cp "$top/results/net-lone/results-rounds.csv" "$tmpp/n/"
+# scale_runs DIR MODE COLUMN FACTOR PARITY: DIR's runs with COLUMN of MODE's runs in rounds
+# of PARITY (0 even, 1 odd, 2 all) times FACTOR
 scale_runs()
 {
-	awk -F, -v OFS=, -v mode="$1" -v f="$2" -v par="$3" '
+	awk -F, -v OFS=, -v mode="$2" -v col="$3" -v f="$4" -v par="$5" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
 		NR > 1 && $c["mode"] == mode && (par == 2 || $c["round"] % 2 == par) {
-			$c["iops"] = $c["iops"] * f
+			$c[col] = $c[col] * f
 		}
-		{ print }' "$tmpp/a/results-rounds.csv"
+		{ print }' "$tmpp/$1/results-rounds.csv"
 }
-scale_runs auto 1.1 2 >"$tmpp/b/results-rounds.csv"
-scale_runs off2 2 1 >"$tmpp/c/results-rounds.csv"
-# pool_iops OPTION... : "MODE QUOTIENT" of the iops lines of the first set against the second
-pool_iops()
+scale_runs a auto iops 1.1 2 >"$tmpp/b/results-rounds.csv"
+scale_runs a off2 iops 2 1 >"$tmpp/c/results-rounds.csv"
+scale_runs n sample-auto gbit_s 1.25 2 >"$tmpp/m/results-rounds.csv"
+# pool_quot METRIC OPTION... : "MODE QUOTIENT" of METRIC's lines of the first set against
+# the second
+pool_quot()
 {
-	(cd "$tmpp" && python3 "$top/docs-dev/experiments/pool.py" --dev mptsas --job qd4 "$@") |
-		sed -n '/^first set against/,$p' | awk '$1 == "iops" { print $2, $3 }'
+	local m=$1
+	shift
+	(cd "$tmpp" && python3 "$top/docs-dev/experiments/pool.py" "$@") |
+		sed -n '/^first set against/,$p' | awk -v m="$m" '$1 == m { print $2, $3 }'
 }
-[ "$(pool_iops a --against b)" = "$(printf 'auto 0.909x\noff2 1.000x')" ] &&
-	[ "$(pool_iops a --against c)" = "$(printf 'auto 1.000x\noff2 0.707x')" ] &&
-	[ "$(pool_iops --both a --against c)" = "$(printf 'auto 1.189x\noff2 0.707x')" ]
+q="--dev mptsas --job qd4"
+# shellcheck disable=SC2086 # word splitting wanted
+[ "$(pool_quot iops $q a --against b)" = "$(printf 'auto 0.909x\noff2 1.000x')" ] &&
+	[ "$(pool_quot iops $q a --against c)" = "$(printf 'auto 1.000x\noff2 0.707x')" ] &&
+	[ "$(pool_quot iops $q --both a --against c)" = "$(printf 'auto 1.189x\noff2 0.707x')" ] &&
+	[ "$(pool_quot gbit_s --net --job send --mode sample-auto n --against m)" = \
+		"$(printf 'sample-auto 0.800x\nvirtio_net2 1.000x')" ]
 res $? docs-dev.pool-against
 rm -rf "$tmpp"
 
