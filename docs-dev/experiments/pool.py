@@ -45,8 +45,8 @@ METRICS = {'disk': ['iops', 'p50_us', 'p99_us', 'irq_io', 'cpu_us_io'],
 
 
 def load(dirs, job, dev, regime, kind='disk'):
-    """The disk runs of JOB in each of DIRS, each paired with its baseline run by
-    report.pair() within its own boot."""
+    """The runs of KIND (disk or net) and JOB in each of DIRS, each paired with its
+    baseline run by report.pair() within its own boot."""
     runs = []
     for d in dirs:
         rows = []
