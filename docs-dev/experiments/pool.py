@@ -97,13 +97,18 @@ def interval(est):
     return math.exp(est[int(0.05 * len(est))]), math.exp(est[int(0.95 * len(est)) - 1])
 
 
+def mean_log(clusters):
+    allv = [v for k in sorted(clusters) for v in clusters[k]]
+    return sum(allv) / len(allv), len(allv)
+
+
 def pooled(clusters, rng):
     """Geometric mean of all ratios, its 90% interval, rounds and clusters."""
     if not clusters:
         return None
-    allv = [v for k in sorted(clusters) for v in clusters[k]]
+    m, n = mean_log(clusters)
     lo, hi = interval([resample(clusters, rng) for _ in range(N)])
-    return math.exp(sum(allv) / len(allv)), lo, hi, len(allv), len(clusters)
+    return math.exp(m), lo, hi, n, len(clusters)
 
 
 def contrast(ca, cb, rng):
@@ -111,9 +116,8 @@ def contrast(ca, cb, rng):
     clusters of each are resampled on their own."""
     if not ca or not cb:
         return None
-    mean = [sum(v for k in c for v in c[k]) / sum(len(c[k]) for k in c) for c in (ca, cb)]
     lo, hi = interval([resample(ca, rng) - resample(cb, rng) for _ in range(N)])
-    return math.exp(mean[0] - mean[1]), lo, hi
+    return math.exp(mean_log(ca)[0] - mean_log(cb)[0]), lo, hi
 
 
 def main():
