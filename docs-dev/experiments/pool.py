@@ -3,7 +3,7 @@
 """Pool the paired rounds of several boots: one mode against `off`, per metric.
 
 Usage: pool.py [--net] [--job JOB] [--mode MODE] [--dev PREFIX] [--regime file|fast]
-               [--both] [--by-boot] RESULTS_DIR... [--against RESULTS_DIR...]
+               [--both | --versus MODE2] [--by-boot] RESULTS_DIR... [--against RESULTS_DIR...]
 
 Each RESULTS_DIR is a results/ directory that `make run` wrote (its
 results-rounds.csv).  Within a boot, each run of MODE is divided by its round's
@@ -16,7 +16,10 @@ a pooled mode is only "worse than off" by what it loses beyond that.
 
 --both divides each run of MODE by the geometric mean of both baseline runs of its round
 instead (tests/report.py ratio_both(), rounds without both are left out), so that a slot
-bias of one baseline weighs on no mode more than on another.  --against pools a second
+bias of one baseline weighs on no mode more than on another.  --versus MODE2 divides each
+run of MODE by the run of MODE2 in the same round instead (as the report's "no static
+setting better than auto" does, tests/report.py static_vs_auto()): e.g. a fixed deferral
+against `auto`, with no baseline's own noise in the ratio.  --against pools a second
 set of boots (another series, measured with the same command) the same way and prints
 the ratio of the first set's pooled figure to the second's, its interval from resampling
 the clusters of each set on its own: whether a change to the kernel moved MODE's ratio
@@ -71,11 +74,26 @@ def load(dirs, job, dev, regime, kind='disk'):
 N = 4000
 
 
-def clusters_of(runs, mode, metric, both=False, by_boot=False):
-    """The log-ratios of MODE's runs to their baseline, grouped by (boot, disk, regime),
-    or by boot alone."""
+def versus_ratio(runs, versus):
+    """A ratio function: a run's value over that of the VERSUS run of its round."""
+    peer = {(r['boot'], r['dev'], r['regime'], r['round']): r
+            for r in runs if r['mode'] == versus}
+
+    def ratio(r, key):
+        v = peer.get((r['boot'], r['dev'], r['regime'], r['round']))
+        if not v or not v.get(key) or r.get(key) is None:
+            return float('nan')
+        return r[key] / v[key]
+    return ratio
+
+
+def clusters_of(runs, mode, metric, both=False, by_boot=False, versus=None):
+    """The log-ratios of MODE's runs to their baseline (or to the VERSUS run of their
+    round), grouped by (boot, disk, regime), or by boot alone."""
     aa = report.BASELINE[runs[0]['kind']][1] if runs else None
     ratio = report.ratio_both if both and mode != aa else report.ratio_of
+    if versus and mode != aa:
+        ratio = versus_ratio(runs, versus)
     clusters = collections.defaultdict(list)
     for r in runs:
         x = ratio(r, metric) if r['mode'] == mode else float('nan')
@@ -130,12 +148,16 @@ def main():
     ap.add_argument('--regime', default='', choices=['', 'file', 'fast'])
     ap.add_argument('--both', action='store_true',
                     help='MODE against the mean of both baseline runs of its round')
+    ap.add_argument('--versus', default='', metavar='MODE2',
+                    help='MODE against the run of MODE2 in its round, not the baseline')
     ap.add_argument('--by-boot', action='store_true',
                     help='resample whole boots, not (boot, disk, regime) clusters')
     ap.add_argument('dirs', nargs='+')
     ap.add_argument('--against', nargs='+', default=[], metavar='DIR',
                     help='a second set of boots to compare the first with')
     args = ap.parse_args()
+    if args.versus and args.both:
+        ap.error('--versus and --both are two different references; give one')
     kind = 'net' if args.net else 'disk'
     base, aa = report.BASELINE[kind]
     sets = [d for d in (args.dirs, args.against) if d]
@@ -146,6 +168,8 @@ def main():
             raise SystemExit(f'no {args.job} rounds in {" ".join(dirs)}')
     if args.both:
         base = 'both baseline runs of their round'
+    if args.versus:
+        base = f'{base} ({args.mode}: to {args.versus} in the same round)'
     for i, dirs in enumerate(sets):
         if args.against:
             print(f'{"first" if i == 0 else "second"} set: {" ".join(dirs)}')
@@ -153,7 +177,8 @@ def main():
               f'ratios to {base} [90% interval, clusters resampled]')
         for metric in METRICS[kind]:
             for mode in (args.mode, aa):
-                c = clusters_of(runs[i], mode, metric, args.both, args.by_boot)
+                c = clusters_of(runs[i], mode, metric, args.both, args.by_boot,
+                                args.versus)
                 p = pooled(c, random.Random(1))
                 if p:
                     print(f'{metric:10s} {mode:8s} {p[0]:.3f}x [{p[1]:.3f}-{p[2]:.3f}]'
@@ -162,7 +187,8 @@ def main():
         print('first set against second: the quotient of the pooled ratios [90% interval]')
         for metric in METRICS[kind]:
             for mode in (args.mode, aa):
-                c = contrast(*(clusters_of(r, mode, metric, args.both, args.by_boot)
+                c = contrast(*(clusters_of(r, mode, metric, args.both, args.by_boot,
+                                           args.versus)
                                for r in runs),
                              random.Random(1))
                 if c:

@@ -250,6 +250,8 @@ res $ok docs-dev.pool
 # c, whose off2 runs did twice the IOPS in odd rounds, where auto pairs with off: a
 # against c is 1 for auto, and 2^(1/4) with --both (half the rounds move by sqrt(2)).
 # --net: a network boot against a copy whose sample-auto sent 25% faster: 0.8.
+# --versus off2: auto against the off2 run of its own round, so b against a is 1.1 and
+# c against a 2^(-1/2) (not 1, as auto's pairing with off would give in c's odd rounds).
 tmpp=${TMPDIR:-/tmp}/irqp-unit-pool.$$
 mkdir -p "$tmpp/a" "$tmpp/b" "$tmpp/c" "$tmpp/n" "$tmpp/m"
 cp "$top/results/p19-qd4/results-rounds.csv" "$tmpp/a/"
@@ -283,7 +285,10 @@ q="--dev mptsas --job qd4"
 	[ "$(pool_quot iops $q a --against c)" = "$(printf 'auto 1.000x\noff2 0.707x')" ] &&
 	[ "$(pool_quot iops $q --both a --against c)" = "$(printf 'auto 1.189x\noff2 0.707x')" ] &&
 	[ "$(pool_quot gbit_s --net --job send --mode sample-auto n --against m)" = \
-		"$(printf 'sample-auto 0.800x\nvirtio_net2 1.000x')" ]
+		"$(printf 'sample-auto 0.800x\nvirtio_net2 1.000x')" ] &&
+	[ "$(pool_quot iops $q --versus off2 b --against a)" = "$(printf 'auto 1.100x\noff2 1.000x')" ] &&
+	[ "$(pool_quot iops $q --versus off2 c --against a)" = "$(printf 'auto 0.707x\noff2 1.414x')" ] &&
+	! (cd "$tmpp" && python3 "$top/docs-dev/experiments/pool.py" --both --versus off2 a) 2>/dev/null
 res $? docs-dev.pool-against
 rm -rf "$tmpp"
 
