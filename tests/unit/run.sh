@@ -184,6 +184,18 @@ for boots in "warmup12-against128 warmup12-p16-a warmup12-p16-b warmup12-p16-c" 
 	pool_check "$boots" "--dev mptsas --job qd4" "iops *auto" "iops *off2" "p50_us *auto" \
 		"p99_us *auto" "irq_io *auto" "cpu_us_io *auto" || ok=1
 done
+# "Fixed windows beside auto at QD4": defer against auto in its round, auto against both
+# baselines, and the sweep's fast disks
+q="--dev mptsas --job qd4"
+pool_check "qd4-defer-a qd4-defer-b" "$q --mode defer --versus auto" "iops *defer" \
+	"p50_us *defer" "irq_io *defer" "cpu_us_io *defer" || ok=1
+pool_check "qd4-defer-a qd4-defer-b" "$q --both" "iops *auto" "irq_io *auto" \
+	"cpu_us_io *auto" || ok=1
+for m in defer-2-250 defer-1-500; do
+	pool_check qd4-defer-c "$q --mode $m --versus auto" "iops *$m" "p50_us *$m" "irq_io *$m" \
+		"cpu_us_io *$m" || ok=1
+done
+pool_check sweep "$q --mode defer --versus auto --regime fast" "iops *defer" || ok=1
 # patch 19's A/B (section "Interleaved trial pairs (patch 19)"): each set's figures and
 # their quotient; pool_against "OPTIONS" "FIRST" "SECOND" FIGURE...: each FIGURE
 # ("SECTION METRIC MODE", SECTION 1, 2 or q for the quotient) is quoted there.
@@ -220,8 +232,9 @@ for j in send receive; do
 		"net-p18-a net-p18-b" "1 irq_gb sample-auto" "2 irq_gb sample-auto" \
 		"q irq_gb sample-auto" "q gbit_s sample-auto" || ok=1
 done
-# README quotes three of them: its sentence on patch 19's A/B
-for f in "0.987x [0.969-1.006]" "1.011x [0.989-1.034]" "0.976x [0.948-1.006]"; do
+# README quotes some of them: its sentences on patch 19's A/B and on fixed windows at QD4
+for f in "0.987x [0.969-1.006]" "1.011x [0.989-1.034]" "0.976x [0.948-1.006]" \
+	"0.807x [0.783-0.839]" "1.085x [1.034-1.164]" "0.885x [0.829-0.938]"; do
 	if ! tr '\n' ' ' <"$top/README.md" | grep -qF -- "$f" ||
 		! grep -qF -- "| $f |" "$top/docs-dev/benchmarks.md"; then
 		echo "# README: $f"
