@@ -196,6 +196,9 @@ for m in defer-2-250 defer-1-500; do
 		"cpu_us_io *$m" || ok=1
 done
 pool_check sweep "$q --mode defer --versus auto --regime fast" "iops *defer" || ok=1
+# and the experiment with chains at gaps up to 500 us
+pool_check qd4-gap500 "$q --both" "iops *auto" "irq_io *auto" "cpu_us_io *auto" || ok=1
+pool_check qd4-gap500 "$q --mode defer-1-500 --versus auto" "iops *defer-1-500" || ok=1
 # patch 19's A/B (section "Interleaved trial pairs (patch 19)"): each set's figures and
 # their quotient; pool_against "OPTIONS" "FIRST" "SECOND" FIGURE...: each FIGURE
 # ("SECTION METRIC MODE", SECTION 1, 2 or q for the quotient) is quoted there.
