@@ -166,6 +166,8 @@ def main():
         runs.append(load(dirs, args.job, args.dev, args.regime, kind))
         if not runs[-1]:
             raise SystemExit(f'no {args.job} rounds in {" ".join(dirs)}')
+        if args.versus and not any(r['mode'] == args.versus for r in runs[-1]):
+            raise SystemExit(f'no {args.versus} runs to compare with in {" ".join(dirs)}')
     if args.both:
         base = 'both baseline runs of their round'
     if args.versus:

@@ -304,7 +304,8 @@ q="--dev mptsas --job qd4"
 		"$(printf 'sample-auto 0.800x\nvirtio_net2 1.000x')" ] &&
 	[ "$(pool_quot iops $q --versus off2 b --against a)" = "$(printf 'auto 1.100x\noff2 1.000x')" ] &&
 	[ "$(pool_quot iops $q --versus off2 c --against a)" = "$(printf 'auto 0.707x\noff2 1.414x')" ] &&
-	! (cd "$tmpp" && python3 "$top/docs-dev/experiments/pool.py" --both --versus off2 a) 2>/dev/null
+	! (cd "$tmpp" && python3 "$top/docs-dev/experiments/pool.py" --both --versus off2 a) 2>/dev/null &&
+	! (cd "$tmpp" && python3 "$top/docs-dev/experiments/pool.py" --versus bogus a) 2>/dev/null
 res $? docs-dev.pool-against
 rm -rf "$tmpp"
 
