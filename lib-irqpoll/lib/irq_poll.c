@@ -157,7 +157,13 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * The first window of a chain is the time four completions take at the
  * rate seen so far.  There is none before a rate was seen, nor when
  * completions come so far apart that even the longest window would not
- * collect two (a timer interrupt per completion saves nothing).  The
+ * collect two (a timer interrupt per completion saves nothing), unless
+ * the interrupt took the CPU from a task and they come at most the
+ * longest window apart: then the load's pace may be the CPU's, which the
+ * wake-ups a window saves go to, and completions may come faster while
+ * the device is masked than the gaps between interrupts say (mptsas at a
+ * depth of 4 under QEMU: 500 us windows find about two where the gaps
+ * predict 1.0 to 1.4); the trial pairs judge.  The
  * chain goes on while its windows find work, and the device stays
  * masked.  A window is doubled after a poll that found 4 to 15 at a rate
  * (completions per window time) no lower than three
@@ -171,6 +177,10 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * device down.  It is halved, too, after a window that found one: the
  * load may only have dipped, and where only windows batch (polls after an
  * interrupt find one each) ending the chain there would end the batching.
+ * Not, though, while the chain's windows still find 1.5 or more on
+ * average at that length, at no less than the rate interrupts delivered:
+ * with a few commands in flight, a window that finds one is chance, and
+ * halving it would leave windows too short to find two.
  * An empty window ends the chain, as does one of the shortest length that
  * found one.  Windows stay between 10 us (a shorter timer costs more than
  * it saves) and 500 us (the longest fixed deferral measured to pay under
@@ -244,9 +254,10 @@ static_assert(sizeof(struct irq_poll) <= 64);
  * a closed loop the pace of the arm before carries over until the commands
  * in flight have turned once.  The pair ends after IRQ_POLL_AUTO_BLOCKS
  * blocks, or more (four at a time) until each arm counted
- * IRQ_POLL_AUTO_EPOCH / 4, and is dropped if that takes four times as
- * long.  A pair lasts a time, not a count, and so does an epoch at high
- * rates: it ends after IRQ_POLL_AUTO_EPOCH completions but not before
+ * IRQ_POLL_AUTO_EPOCH / 4, and is dropped if that takes eight times as
+ * long (at 2000 completions a second an arm counts 8 a block).  A pair
+ * lasts a time, not a count, and so does an epoch at high rates: it ends
+ * after IRQ_POLL_AUTO_EPOCH completions but not before
  * IRQ_POLL_AUTO_EPOCH_NS, a pair's IRQ_POLL_AUTO_BLOCKS blocks (nor does a
  * trial of a parked instance count as an epoch more often), so that at
  * any rate the pairs take at most one stretch's share of the time.
@@ -862,7 +873,7 @@ static void irq_poll_auto_block(struct irq_poll_auto *a, u64 now, int work)
 	a->epoch_ns = now;
 	a->epoch_work = 0;
 	a->counting = false;
-	if (++a->block >= 4 * IRQ_POLL_AUTO_BLOCKS) {
+	if (++a->block >= 8 * IRQ_POLL_AUTO_BLOCKS) {
 		/* Too slow a load to tell. */
 		irq_poll_auto_drop_pair(a);
 		return;
@@ -921,7 +932,7 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 {
 	int w = min(work, 255);
 	u32 window = a->window_ns, ended = window;
-	u32 rate, irq_rate;
+	u32 rate, irq_rate, avg;
 	u64 gap;
 
 	a->work_x256 += (w * 256 - (int)a->work_x256) / 8;
@@ -956,25 +967,34 @@ irq_poll_auto_step(struct irq_poll_auto *a, u64 now, int work, bool can_park,
 		/* This poll ended a window: size the next one by its yield. */
 		rate = div_u64((u64)w << 30, window);
 		irq_rate = a->gap_ns ? div_u64(1ULL << 30, a->gap_ns) : 0;
+		avg = a->rate ? a->rate - a->rate / 4 + rate / 4 : rate;
 		/*
 		 * A chain that a batch started goes on after a window that
 		 * found one, for half as long (the load may only have
-		 * dipped), and ends where it cannot be halved.
+		 * dipped), and ends where it cannot be halved; at its length
+		 * while its windows find 1.5 on average, at no less than the
+		 * rate interrupts delivered.
 		 */
-		if (w == 1)
-			window = window > IRQ_POLL_AUTO_NS_MIN ?
-				 max_t(u32, window / 2, IRQ_POLL_AUTO_NS_MIN) : 0;
-		else if (w >= 4 && w < 16 && 4ULL * rate >= 3ULL * a->rate &&
+		if (w == 1) {
+			if (2ULL * avg * window < 3ULL << 30 || avg < irq_rate)
+				window = window > IRQ_POLL_AUTO_NS_MIN ?
+					 max_t(u32, window / 2,
+					       IRQ_POLL_AUTO_NS_MIN) : 0;
+		} else if (w >= 4 && w < 16 && 4ULL * rate >= 3ULL * a->rate &&
 			 3ULL * rate >= 2ULL * irq_rate)
 			window = min_t(u32, 2 * window, IRQ_POLL_AUTO_NS_MAX);
 		else if (3ULL * rate < 2ULL * a->rate ||
 			 3ULL * rate < 2ULL * irq_rate)
 			window = max_t(u32, window / 2, IRQ_POLL_AUTO_NS_MIN);
 		/* Windows find few: average their rates (weight 1/4). */
-		a->rate = a->rate ? a->rate - a->rate / 4 + rate / 4 : rate;
+		a->rate = avg;
 	} else if (w >= 2 || (w == 1 && busy && !can_park)) {
-		/* Interrupt-driven: a new chain of windows, if it can pay. */
-		if (a->gap_ns && 2ULL * a->gap_ns <= IRQ_POLL_AUTO_NS_MAX)
+		/*
+		 * Interrupt-driven: a new chain of windows, if it can pay,
+		 * or on a busy CPU, if it may.
+		 */
+		if (a->gap_ns && (2ULL * a->gap_ns <= IRQ_POLL_AUTO_NS_MAX ||
+				  (busy && a->gap_ns <= IRQ_POLL_AUTO_NS_MAX)))
 			window = clamp_t(u64, 4ULL * a->gap_ns,
 					 IRQ_POLL_AUTO_NS_MIN,
 					 IRQ_POLL_AUTO_NS_MAX);

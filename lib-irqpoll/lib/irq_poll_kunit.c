@@ -1807,6 +1807,143 @@ static void irq_poll_test_auto_lone_windows_that_pay(struct kunit *test)
 }
 
 /*
+ * A few commands in flight on a busy CPU, as mptsas at a depth of 4 under
+ * QEMU: the CPU takes their interrupts late, so polls find two at a time,
+ * and the load's pace is the CPU's.  A pair completes every @polled_ns
+ * while each interrupts and every @windowed_ns while windows hold the
+ * device masked.  Per completion the pairs come 400 and 480 us apart
+ * without windows, too sparse for the rule of two per window, yet windows
+ * double the pace.
+ */
+static const struct ipt_cpu_pace ipt_cpu_pairs[] = {
+	{ 800000, 400000 },
+	{ 960000, 480000 },
+};
+
+/*
+ * The next poll of the loop of ipt_cpu_pairs after verdict @v: at the end
+ * of the window if @v deferred, else 20 us after the next pair
+ * interrupts.  @progress counts the loop's work in time at the pace
+ * without windows; it runs faster while the device is masked.  Advances
+ * @now; returns what the poll reaps.
+ */
+static int ipt_pairs_poll(const struct ipt_cpu_pace *pace, u64 *progress,
+			  u64 *now, enum irq_poll_auto_verdict v, u32 timeout)
+{
+	u64 before = div64_u64(*progress, pace->polled_ns), rem;
+
+	if (v == IRQ_POLL_AUTO_DEFER) {
+		*now += timeout;
+		*progress += div64_u64((u64)timeout * pace->polled_ns,
+				       pace->windowed_ns);
+	} else {
+		div64_u64_rem(*progress, pace->polled_ns, &rem);
+		*now += pace->polled_ns - rem + 20000;
+		*progress += pace->polled_ns - rem + 20000;
+	}
+	return 2 * (div64_u64(*progress, pace->polled_ns) - before);
+}
+
+/*
+ * Run 8000 polls of @pace from a reset on a switchable instance, the CPU
+ * @busy; count the second half.  True if that half kept 1.7 times the
+ * pace without windows.  @defers: deferrals in all.
+ */
+static bool ipt_pairs_run(struct kunit *test, const struct ipt_cpu_pace *pace,
+			  bool busy, int *defers)
+{
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v = IRQ_POLL_AUTO_IDLE;
+	u64 now = 0, progress = 0, start = 0;
+	u32 timeout = 0;
+	int i, work, done = 0;
+
+	*defers = 0;
+	irq_poll_auto_reset(&a);
+	for (i = 0; i < 8000; i++) {
+		work = ipt_pairs_poll(pace, &progress, &now, v, timeout);
+		v = irq_poll_auto_step(&a, now, work, true, busy, &timeout);
+		/* A parked instance would reap the same pairs: stop there. */
+		if (v == IRQ_POLL_AUTO_PARK)
+			break;
+		if (v == IRQ_POLL_AUTO_DEFER)
+			(*defers)++;
+		if (i == 4000)
+			start = now;
+		else if (i > 4000)
+			done += work;
+	}
+	kunit_info(test, "%llu us per pair: %d completions in %llu ms, %d deferrals\n",
+		   div_u64(pace->polled_ns, 1000), done,
+		   div_u64(now - start, 1000000), *defers);
+	return i == 8000 && 10ULL * done * pace->polled_ns >=
+			    17ULL * 2 * (now - start);
+}
+
+/*
+ * On a busy CPU, windows are tried at gaps of up to 500 us, and where
+ * they speed the load up they stay: the trial pairs find it at 2000
+ * completions a second too.  On an idle CPU the completions are as sparse
+ * as they look: no window.
+ */
+static void irq_poll_test_auto_busy_pairs(struct kunit *test)
+{
+	int i, defers;
+
+	for (i = 0; i < ARRAY_SIZE(ipt_cpu_pairs); i++) {
+		KUNIT_EXPECT_TRUE(test, ipt_pairs_run(test, &ipt_cpu_pairs[i],
+						      true, &defers));
+		KUNIT_EXPECT_GT(test, defers, 0);
+		ipt_pairs_run(test, &ipt_cpu_pairs[i], false, &defers);
+		KUNIT_EXPECT_EQ(test, defers, 0);
+	}
+}
+
+/*
+ * Windows of 500 us that find three, one, two and one completions in
+ * turn, as chance has it with a few commands in flight, where interrupts
+ * delivered one every 400 us: the chain's windows find 1.75 on average,
+ * so one that found a single completion keeps its length.  When they
+ * find one after another, the chain's average falls below 1.5, the
+ * windows are halved and the chain ends.
+ */
+static void irq_poll_test_auto_windows_hold(struct kunit *test)
+{
+	static const int finds[] = { 3, 1, 2, 1 };
+	struct irq_poll_auto a = {};
+	enum irq_poll_auto_verdict v;
+	u32 timeout = 0;
+	u64 now = 0;
+	int i;
+
+	irq_poll_auto_reset(&a);
+	/* Windows pay here: no trial pair cuts the chain short. */
+	irq_poll_auto_follow(&a, true);
+	/* One completion every 400 us, then two: a window of 500 us. */
+	for (i = 0; i < 4; i++) {
+		now += 400000;
+		irq_poll_auto_step(&a, now, 1, true, true, &timeout);
+	}
+	now += 800000;
+	v = irq_poll_auto_step(&a, now, 2, true, true, &timeout);
+	KUNIT_ASSERT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+	KUNIT_ASSERT_EQ(test, timeout, 500000U);
+	for (i = 0; i < 24; i++) {
+		now += timeout;
+		v = irq_poll_auto_step(&a, now, finds[i % 4], true, false,
+				       &timeout);
+		KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_DEFER);
+		KUNIT_EXPECT_EQ_MSG(test, timeout, 500000U, "window %d", i);
+	}
+	for (i = 0; i < 16 && v == IRQ_POLL_AUTO_DEFER; i++) {
+		now += timeout;
+		v = irq_poll_auto_step(&a, now, 1, true, false, &timeout);
+	}
+	KUNIT_EXPECT_EQ(test, v, IRQ_POLL_AUTO_IDLE);
+	KUNIT_EXPECT_LE(test, i, 12);
+}
+
+/*
  * A trial pair must not take a load's drift for the windows' effect.  The
  * stream of irq_poll_test_auto_lone_windows_that_pay (a completion every
  * 110 us while windows are open, every 150 us without) speeds up all the
@@ -2724,6 +2861,8 @@ static struct kunit_case irq_poll_test_cases[] = {
 	KUNIT_CASE_PARAM(irq_poll_test_auto_measures_pay, ipt_pay_rate_gen_params),
 	KUNIT_CASE(irq_poll_test_auto_windows_that_pay),
 	KUNIT_CASE(irq_poll_test_auto_lone_windows_that_pay),
+	KUNIT_CASE(irq_poll_test_auto_busy_pairs),
+	KUNIT_CASE(irq_poll_test_auto_windows_hold),
 	KUNIT_CASE(irq_poll_test_auto_pair_under_drift),
 	KUNIT_CASE(irq_poll_test_auto_few_trials_after_switch),
 	KUNIT_CASE(irq_poll_test_auto_rare_trials_where_windows_lose),

@@ -4,11 +4,10 @@
 # Interleaved trial pairs in the two models of this directory: cl.c and lone.c
 # built from the library of patch 18 (lib-at.sh), then from a copy of it with
 # ../interleaved-pairs.diff applied, for each block length, wash-out and count
-# of blocks below, then from the committed library, whose patch 19 is that
-# diff made a patch.  Prints what README.md quotes ("Interleaved trial pairs").
+# of blocks below, then from the library of patch 19, that diff made a patch.
+# Prints what README.md quotes ("Interleaved trial pairs").
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/irqp-interleave.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -19,16 +18,17 @@ mkdir -p "$tmp/a"
 (cd "$tmp/a" && GIT_CEILING_DIRECTORIES=$tmp git apply "$here/../interleaved-pairs.diff")
 python3 "$here/mk.py" "$tmp/a/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.in"
 python3 "$here/mk.py" "$tmp/p18/lib/irq_poll.c" "$tmp/ctl.p18"
-python3 "$here/mk.py" "$top/lib-irqpoll/lib/irq_poll.c" "$tmp/ctl.committed"
+"$here/lib-at.sh" 19 "$tmp/p19" >/dev/null
+python3 "$here/mk.py" "$tmp/p19/lib/irq_poll.c" "$tmp/ctl.p19"
 cp "$here/cl.c" "$here/lone.c" "$tmp/"
 
-for bw in p18 "8 4 8" "8 4 16" "4 2 16" "16 8 4" committed; do
+for bw in p18 "8 4 8" "8 4 16" "4 2 16" "16 8 4" p19; do
 	if [ "$bw" = p18 ]; then
 		echo "patch 18:"
 		cp "$tmp/ctl.p18" "$tmp/ctl.h"
-	elif [ "$bw" = committed ]; then
-		echo "as committed (patch 19):"
-		cp "$tmp/ctl.committed" "$tmp/ctl.h"
+	elif [ "$bw" = p19 ]; then
+		echo "patch 19:"
+		cp "$tmp/ctl.p19" "$tmp/ctl.h"
 	else
 		set -- $bw
 		echo "blocks of $1 ms, the first $2 ms not counted, $3 blocks:"
