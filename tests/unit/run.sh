@@ -199,6 +199,16 @@ pool_check sweep "$q --mode defer --versus auto --regime fast" "iops *defer" || 
 # and the experiment with chains at gaps up to 500 us
 pool_check qd4-gap500 "$q --both" "iops *auto" "irq_io *auto" "cpu_us_io *auto" || ok=1
 pool_check qd4-gap500 "$q --mode defer-1-500 --versus auto" "iops *defer-1-500" || ok=1
+# "Windows at QD4 on a busy CPU": the three steps to patches 20 and 21
+for boots in qd4-hold32 "qd4-anycpu-a qd4-anycpu-b" "qd4-busy-a qd4-busy-b"; do
+	pool_check "$boots" "$q --both" "iops *auto" "irq_io *auto" "cpu_us_io *auto" || ok=1
+	pool_check "$boots" "$q --mode defer-1-500 --versus auto" "iops *defer-1-500" \
+		"cpu_us_io *defer-1-500" || ok=1
+done
+for boots in qd4-anycpu-a qd4-anycpu-b qd4-busy-a qd4-busy-b; do
+	pool_check "$boots" "$q --both" "iops *auto" || ok=1
+	pool_check "$boots" "$q --mode defer-1-500 --versus auto" "iops *defer-1-500" || ok=1
+done
 # patch 19's A/B (section "Interleaved trial pairs (patch 19)"): each set's figures and
 # their quotient; pool_against "OPTIONS" "FIRST" "SECOND" FIGURE...: each FIGURE
 # ("SECTION METRIC MODE", SECTION 1, 2 or q for the quotient) is quoted there.
@@ -235,9 +245,11 @@ for j in send receive; do
 		"net-p18-a net-p18-b" "1 irq_gb sample-auto" "2 irq_gb sample-auto" \
 		"q irq_gb sample-auto" "q gbit_s sample-auto" || ok=1
 done
-# README quotes some of them: its sentences on patch 19's A/B and on fixed windows at QD4
+# README quotes some of them: its sentences on patch 19's A/B, on fixed windows at QD4 and on
+# patches 20 and 21
 for f in "0.987x [0.969-1.006]" "1.011x [0.989-1.034]" "0.976x [0.948-1.006]" \
-	"0.807x [0.783-0.839]" "1.085x [1.034-1.164]" "0.885x [0.829-0.938]"; do
+	"0.807x [0.783-0.839]" "1.085x [1.034-1.164]" "0.885x [0.829-0.938]" \
+	"0.881x [0.852-0.907]" "0.990x [0.947-1.031]" "1.077x [1.021-1.144]"; do
 	if ! tr '\n' ' ' <"$top/README.md" | grep -qF -- "$f" ||
 		! grep -qF -- "| $f |" "$top/docs-dev/benchmarks.md"; then
 		echo "# README: $f"
